@@ -1,0 +1,5 @@
+/**
+ * `@switchyard/envoy`: Envoy ext_proc (v3) Endpoint Picker server for Switchyard.
+ * @packageDocumentation
+ */
+export {};

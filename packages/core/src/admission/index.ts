@@ -1,0 +1,1 @@
+export type { AdmissionController, AdmissionGrant } from './types.js';

@@ -1,0 +1,3 @@
+export { systemClock, sleep } from './clock.js';
+export type { Clock, TimerHandle } from './clock.js';
+export { ManualClock } from './manual-clock.js';

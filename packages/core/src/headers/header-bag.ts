@@ -1,0 +1,58 @@
+import { CLASSIFICATION_HEADERS, CONTROL_HEADERS, type ClassificationField } from './names.js';
+
+/**
+ * Headers as adapters receive them: node's `IncomingHttpHeaders`, a `Headers` object, or a plain
+ * record. Names are matched case-insensitively; array values are joined with `, `.
+ * @public
+ */
+export type HeaderInput =
+  | Readonly<Record<string, string | readonly string[] | undefined>>
+  | { forEach(cb: (value: string, name: string) => void): void };
+
+/**
+ * Normalises any {@link HeaderInput} to a record with lower-case names and string values.
+ * @public
+ */
+export function normalizeHeaders(input: HeaderInput): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof (input as { forEach?: unknown }).forEach === 'function' && !(input instanceof Map) && !isPlainRecord(input)) {
+    (input as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
+      out[name.toLowerCase()] = value;
+    });
+    return out;
+  }
+  for (const [name, value] of Object.entries(input as Record<string, string | readonly string[] | undefined>)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return out;
+}
+
+function isPlainRecord(v: unknown): boolean {
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Reads a classification header: the canonical name if present (even when empty), else the
+ * deprecated alias, else `undefined`.
+ * @param headers - lower-case header record (see {@link normalizeHeaders})
+ * @public
+ */
+export function readClassificationHeader(headers: Readonly<Record<string, string>>, field: ClassificationField): string | undefined {
+  const spec = CLASSIFICATION_HEADERS[field];
+  const canonical = headers[spec.canonical];
+  if (canonical !== undefined) return canonical;
+  return spec.alias === undefined ? undefined : headers[spec.alias];
+}
+
+/**
+ * Returns a copy of `headers` without any control header ({@link CONTROL_HEADERS}), so client
+ * copies never reach a model server.
+ * @public
+ */
+export function stripControlHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = { ...headers };
+  for (const name of CONTROL_HEADERS) Reflect.deleteProperty(out, name);
+  return out;
+}

@@ -1,0 +1,3 @@
+export * from './names.js';
+export { normalizeHeaders, readClassificationHeader, stripControlHeaders } from './header-bag.js';
+export type { HeaderInput } from './header-bag.js';

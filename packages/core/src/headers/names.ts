@@ -1,0 +1,57 @@
+/** Destination chosen by the picker: `ip:port[,fallback,...]`. @public */
+export const DESTINATION_HEADER = 'x-gateway-destination-endpoint';
+/** Endpoint that actually served the request (set by the gateway / Envoy). @public */
+export const DESTINATION_SERVED_HEADER = 'x-gateway-destination-endpoint-served';
+/** Subset hint key inside `envoy.lb` metadata: allowed `ip:port` list. @public */
+export const DESTINATION_SUBSET_KEY = 'x-gateway-destination-endpoint-subset';
+/** Per-endpoint scores key inside `envoy.lb` metadata. @public */
+export const DESTINATION_SCORES_KEY = 'x-gateway-destination-endpoint-scores';
+/** Dynamic metadata namespace Envoy's load balancer reads. @public */
+export const ENVOY_LB_NAMESPACE = 'envoy.lb';
+/** Subset hint metadata namespace written by the gateway. @public */
+export const SUBSET_HINT_NAMESPACE = 'envoy.lb.subset_hint';
+/** Why a request was dropped (error contract). @public */
+export const DROPPED_REASON_HEADER = 'x-llm-d-request-dropped-reason';
+/** Prefill endpoint for disaggregated serving, consumed by the decode pod's sidecar. @public */
+export const PREFILLER_HEADER = 'x-prefiller-host-port';
+/** Encoder endpoints for disaggregated serving. @public */
+export const ENCODERS_HEADER = 'x-encoder-hosts-ports';
+/** Session token of the session-affinity scorer (base64 endpoint id). @public */
+export const SESSION_TOKEN_HEADER = 'x-session-token';
+/** Session id of the server-side session-affinity strategy. @public */
+export const SESSION_ID_HEADER = 'x-session-id';
+/** Request id; generated when absent. @public */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/**
+ * Classification headers a client (or a trusted upstream) may send. Each has a canonical
+ * `x-llm-d-*` name and a deprecated alias; the canonical name wins even when its value is empty.
+ * @public
+ */
+export const CLASSIFICATION_HEADERS = {
+  fairnessId: { canonical: 'x-llm-d-inference-fairness-id', alias: 'x-gateway-inference-fairness-id' },
+  objective: { canonical: 'x-llm-d-inference-objective', alias: 'x-gateway-inference-objective' },
+  modelRewrite: { canonical: 'x-llm-d-model-name-rewrite', alias: 'x-gateway-model-name-rewrite' },
+  sloTtftMs: { canonical: 'x-llm-d-slo-ttft-ms', alias: 'x-slo-ttft-ms' },
+  sloTpotMs: { canonical: 'x-llm-d-slo-tpot-ms', alias: 'x-slo-tpot-ms' },
+  videoFps: { canonical: 'x-llm-d-video-fps', alias: undefined },
+  videoDurationSeconds: { canonical: 'x-llm-d-video-duration-seconds', alias: undefined },
+  videoResolution: { canonical: 'x-llm-d-video-resolution', alias: undefined },
+} as const;
+
+/** Name of a classification header field. @public */
+export type ClassificationField = keyof typeof CLASSIFICATION_HEADERS;
+
+/**
+ * Every header a client must not be able to set on a forwarded request: classification headers
+ * and their aliases, destination headers and the dropped-reason header.
+ * @public
+ */
+export const CONTROL_HEADERS: readonly string[] = [
+  ...Object.values(CLASSIFICATION_HEADERS).flatMap((h) => (h.alias === undefined ? [h.canonical] : [h.canonical, h.alias])),
+  DESTINATION_HEADER,
+  DESTINATION_SERVED_HEADER,
+  DROPPED_REASON_HEADER,
+  PREFILLER_HEADER,
+  ENCODERS_HEADER,
+];

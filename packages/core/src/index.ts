@@ -1,0 +1,12 @@
+/**
+ * `@switchyard/core`: contracts, data layer and the Filter → Score → Pick scheduler.
+ * @packageDocumentation
+ */
+export * from './clock/index.js';
+export * from './errors/index.js';
+export * from './headers/index.js';
+export * from './request/index.js';
+export * from './endpoints/index.js';
+export * from './scheduling/index.js';
+export * from './admission/index.js';
+export * from './saturation/index.js';

@@ -1,0 +1,1 @@
+export type { ApiKind, ChatMessage, PromptView, InferenceRequest } from './types.js';

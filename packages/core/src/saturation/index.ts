@@ -1,0 +1,1 @@
+export type { SaturationDetector } from './types.js';

@@ -1,0 +1,78 @@
+/**
+ * A typed key for a request attribute. Data producers write attributes, plugins read them.
+ * @public
+ */
+export interface AttributeKey<T> {
+  readonly name: string;
+  /** @internal phantom field carrying the value type */
+  readonly __type?: T;
+}
+
+/**
+ * Creates an {@link AttributeKey}. Keys are compared by name, so two copies of a package agree.
+ * @public
+ */
+export function attributeKey<T>(name: string): AttributeKey<T> {
+  return { name };
+}
+
+/**
+ * Per-request attribute store filled by data producers during one scheduling cycle.
+ * @public
+ */
+export class AttributeMap {
+  readonly #values = new Map<string, unknown>();
+
+  /** Value stored under `key`, or undefined. */
+  get<T>(key: AttributeKey<T>): T | undefined {
+    return this.#values.get(key.name) as T | undefined;
+  }
+
+  /** Stores `value` under `key`, replacing any earlier value. */
+  set<T>(key: AttributeKey<T>, value: T): void {
+    this.#values.set(key.name, value);
+  }
+
+  /** True when `key` has a value. */
+  has(key: AttributeKey<unknown>): boolean {
+    return this.#values.has(key.name);
+  }
+
+  /** Names of the stored attributes. */
+  names(): string[] {
+    return [...this.#values.keys()];
+  }
+}
+
+/**
+ * How much of a request's prompt one endpoint already holds in its KV cache, in blocks.
+ * @public
+ */
+export interface PrefixMatchInfo {
+  /** Matched blocks (weighted by cache tier for the precise index, then truncated). */
+  readonly matchBlocks: number;
+  /** Blocks in the request's prompt (after the match cap). */
+  readonly totalBlocks: number;
+  /** Block size in tokens. */
+  readonly blockSizeTokens: number;
+  /** Unweighted count of matched blocks. */
+  readonly cachedBlocks: number;
+}
+
+/**
+ * Well-known attributes shared between packages. Producers in `@switchyard/prefix-index` write
+ * `prefixMatch` and `tokens`; core's in-flight producer writes `inFlightLoad`.
+ * @public
+ */
+export const Attributes = {
+  /** Per endpoint id: prefix match of this request. */
+  prefixMatch: attributeKey<ReadonlyMap<string, PrefixMatchInfo>>('prefix-match-info'),
+  /** Token ids of each prompt of the request (real or estimated). */
+  tokens: attributeKey<readonly (readonly number[])[]>('tokenized-prompt'),
+  /** Number of prompt tokens (real or estimated). */
+  promptTokenCount: attributeKey<number>('prompt-token-count'),
+  /** Endpoint chosen by an earlier profile of the same cycle (disaggregation: decode pick). */
+  peerEndpoint: attributeKey<string>('peer-endpoint'),
+  /** Per endpoint id: predicted TTFT and TPOT in ms for this request. */
+  predictedLatency: attributeKey<ReadonlyMap<string, { readonly ttftMs: number; readonly tpotMs: number }>>('predicted-latency'),
+} as const;

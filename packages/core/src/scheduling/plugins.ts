@@ -1,0 +1,177 @@
+import type { Clock } from '../clock/clock.js';
+import type { Endpoint } from '../endpoints/types.js';
+import type { SchedulingRequest } from './request.js';
+import type { TraceRecorder } from './trace.js';
+
+/**
+ * What every plugin call receives besides the request.
+ * @public
+ */
+export interface CycleContext {
+  /** Time source. */
+  readonly clock: Clock;
+  /** Random number in [0, 1); seeded in the simulator so runs repeat exactly. */
+  readonly random: () => number;
+  /** Trace recorder, or undefined when nobody asked for a trace (keep tracing free then). */
+  readonly trace: TraceRecorder | undefined;
+}
+
+/**
+ * Common part of every plugin: `type` is the registry key, `name` the instance name in a config.
+ * @public
+ */
+export interface Plugin {
+  readonly type: string;
+  readonly name: string;
+}
+
+/**
+ * Removes endpoints that must not serve the request. Returning an empty list fails the profile
+ * (429 `rejected-saturated`).
+ * @public
+ */
+export interface Filter extends Plugin {
+  filter(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): readonly Endpoint[];
+}
+
+/**
+ * Scores of one scorer, by endpoint id. Values are clamped to [0, 1]; missing endpoints get 0.
+ * @public
+ */
+export type ScoreMap = ReadonlyMap<string, number>;
+
+/**
+ * Rates endpoints for the request.
+ * @public
+ */
+export interface Scorer extends Plugin {
+  score(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): ScoreMap;
+}
+
+/**
+ * An endpoint with its total weighted score in one profile.
+ * @public
+ */
+export interface ScoredEndpoint {
+  readonly endpoint: Endpoint;
+  readonly score: number;
+}
+
+/**
+ * Chooses the target(s) from scored endpoints: the first is the primary, the rest ordered
+ * fallbacks.
+ * @public
+ */
+export interface Picker extends Plugin {
+  pick(ctx: CycleContext, request: SchedulingRequest, scored: readonly ScoredEndpoint[]): readonly Endpoint[];
+}
+
+/**
+ * Supplies request attributes before the profiles run (tokens, prefix matches, load...).
+ * Producers run in dependency order of `produces`/`consumes`; their errors are logged, not fatal.
+ * @public
+ */
+export interface DataProducer extends Plugin {
+  /** Attribute names this producer writes. */
+  readonly produces: readonly string[];
+  /** Attribute names this producer reads. */
+  readonly consumes: readonly string[];
+  produce(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], signal?: AbortSignal): void | Promise<void>;
+}
+
+/**
+ * Result of one scheduling profile: ordered targets (primary first) and every scored candidate.
+ * @public
+ */
+export interface ProfileResult {
+  readonly targets: readonly Endpoint[];
+  readonly scored: readonly ScoredEndpoint[];
+}
+
+/**
+ * Result of a whole scheduling cycle.
+ * @public
+ */
+export interface SchedulingResult {
+  /** Result per profile that ran; `null` when the profile ran and failed or was rejected by a decider. */
+  readonly profileResults: ReadonlyMap<string, ProfileResult | null>;
+  /** Name of the profile whose targets the request is sent to. */
+  readonly primaryProfileName: string;
+}
+
+/**
+ * Outcome of a request, reported once to the decision's lifecycle.
+ * @public
+ */
+export type RequestOutcome =
+  | { readonly kind: 'success'; readonly usage?: Usage }
+  | { readonly kind: 'error'; readonly error?: unknown; readonly status?: number }
+  | { readonly kind: 'cancelled' };
+
+/**
+ * Token usage reported by the model server.
+ * @public
+ */
+export interface Usage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Prompt tokens served from the engine's prefix cache, when reported. */
+  readonly cachedTokens?: number;
+}
+
+/**
+ * What the gateway learned when the upstream response started.
+ * @public
+ */
+export interface ResponseStartInfo {
+  /** Endpoint that actually serves the request (may be a fallback). */
+  readonly endpoint: Endpoint;
+  /** HTTP status from the model server. */
+  readonly status: number;
+  /** Clock time (ms) of the first byte. */
+  readonly at: number;
+}
+
+/**
+ * Optional lifecycle hooks; any plugin may implement any of them.
+ * @public
+ */
+export interface RequestLifecycle {
+  /** After scheduling, before forwarding: update indexes, account in-flight load, add headers. */
+  preRequest?(ctx: CycleContext, request: SchedulingRequest, result: SchedulingResult, headers: Record<string, string>): void;
+  /** First response byte received from the model server. */
+  onResponseStart?(request: SchedulingRequest, info: ResponseStartInfo): void;
+  /** Usage reported (end of a JSON body or the usage chunk of a stream). */
+  onUsage?(request: SchedulingRequest, usage: Usage, endpoint: Endpoint): void;
+  /** The request ended (exactly once per request). */
+  onComplete?(request: SchedulingRequest, outcome: RequestOutcome, endpoint: Endpoint | undefined): void;
+}
+
+/**
+ * A named Filter → Score → Pick pipeline.
+ * @public
+ */
+export interface SchedulingProfile {
+  readonly name: string;
+  readonly filters: readonly Filter[];
+  readonly scorers: readonly { readonly scorer: Scorer; readonly weight: number }[];
+  readonly picker: Picker;
+}
+
+/**
+ * Decides which profiles run, in which order, and which result is primary.
+ * @public
+ */
+export interface ProfileHandler extends Plugin {
+  /**
+   * Returns the profiles to run next given the results so far; an empty list ends the loop.
+   */
+  pickProfiles(
+    ctx: CycleContext,
+    request: SchedulingRequest,
+    profiles: ReadonlyMap<string, SchedulingProfile>,
+    results: ReadonlyMap<string, ProfileResult | null>,
+  ): readonly SchedulingProfile[];
+  /** Turns the results into the cycle's result; throws a SwitchyardError when it cannot. */
+  processResults(ctx: CycleContext, request: SchedulingRequest, results: ReadonlyMap<string, ProfileResult | null>): SchedulingResult;
+}

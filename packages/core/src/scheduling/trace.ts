@@ -1,0 +1,78 @@
+/**
+ * What happened in one profile of a scheduling cycle.
+ * @public
+ */
+export interface ProfileTrace {
+  readonly profile: string;
+  /** Endpoint ids the profile started with. */
+  readonly candidates: readonly string[];
+  /** Per filter (in order): the endpoint ids it removed. */
+  readonly filters: { readonly name: string; readonly removed: readonly string[] }[];
+  /** Per scorer: weight and raw score per endpoint id (after clamping). */
+  readonly scorers: { readonly name: string; readonly weight: number; readonly scores: Readonly<Record<string, number>> }[];
+  /** Total weighted score per endpoint id. */
+  totals: Readonly<Record<string, number>>;
+  /** Picked endpoint ids, primary first; empty when the profile failed. */
+  picked: readonly string[];
+  /** Why the profile failed, when it did. */
+  error?: string;
+}
+
+/**
+ * Explanation of one decision: per profile, the candidates, what each filter removed, each
+ * scorer's raw and weighted scores, and the pick.
+ * @public
+ */
+export interface DecisionTrace {
+  readonly requestId: string;
+  readonly targetModel: string;
+  readonly priority: number;
+  readonly fairnessId: string;
+  readonly profiles: ProfileTrace[];
+  /** Data producers that ran, in order, and any error they logged. */
+  readonly producers: { readonly name: string; readonly error?: string }[];
+}
+
+/**
+ * Collects a {@link DecisionTrace}. The scheduler only calls it when tracing is on, so a
+ * decision nobody inspects pays nothing.
+ * @public
+ */
+export class TraceRecorder {
+  readonly trace: DecisionTrace;
+  #current: ProfileTrace | undefined;
+
+  constructor(requestId: string, targetModel: string, priority: number, fairnessId: string) {
+    this.trace = { requestId, targetModel, priority, fairnessId, profiles: [], producers: [] };
+  }
+
+  /** Records a data producer run. */
+  producer(name: string, error?: unknown): void {
+    this.trace.producers.push(error === undefined ? { name } : { name, error: error instanceof Error ? error.message : JSON.stringify(error) });
+  }
+
+  /** Starts a profile with its candidate ids. */
+  beginProfile(profile: string, candidates: readonly string[]): void {
+    this.#current = { profile, candidates, filters: [], scorers: [], totals: {}, picked: [] };
+    this.trace.profiles.push(this.#current);
+  }
+
+  /** Records the ids a filter removed. */
+  filter(name: string, removed: readonly string[]): void {
+    this.#current?.filters.push({ name, removed });
+  }
+
+  /** Records one scorer's clamped raw scores. */
+  scorer(name: string, weight: number, scores: Readonly<Record<string, number>>): void {
+    this.#current?.scorers.push({ name, weight, scores });
+  }
+
+  /** Records totals and the pick of the current profile. */
+  endProfile(totals: Readonly<Record<string, number>>, picked: readonly string[], error?: string): void {
+    if (this.#current === undefined) return;
+    this.#current.totals = totals;
+    this.#current.picked = picked;
+    if (error !== undefined) this.#current.error = error;
+    this.#current = undefined;
+  }
+}
