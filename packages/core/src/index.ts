@@ -10,3 +10,5 @@ export * from './endpoints/index.js';
 export * from './scheduling/index.js';
 export * from './admission/index.js';
 export * from './saturation/index.js';
+export * from './registry/index.js';
+export * from './picker/index.js';

@@ -1,0 +1,1 @@
+export type { Classification, PickOptions, Decision, RequestScheduler } from './types.js';

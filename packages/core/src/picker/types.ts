@@ -1,0 +1,79 @@
+import type { Endpoint } from '../endpoints/types.js';
+import type { InferenceRequest } from '../request/types.js';
+import type { SchedulingRequest } from '../scheduling/request.js';
+import type { RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
+import type { DecisionTrace } from '../scheduling/trace.js';
+
+/**
+ * Classification decided by a trusted party (the gateway's `classify` hook), overriding headers.
+ * @public
+ */
+export interface Classification {
+  readonly fairnessId?: string;
+  readonly objective?: string;
+  readonly modelRewrite?: string;
+}
+
+/**
+ * Options of one `pick` call.
+ * @public
+ */
+export interface PickOptions {
+  /** Cancels admission queueing and scheduling; a queued request rejects with `REJECTED_CONTEXT_CANCELLED`. */
+  readonly signal?: AbortSignal;
+  /** Allowed `ip:port` list (Envoy subset hint); matched by IP; empty or no match → 503. */
+  readonly subsetHint?: readonly string[];
+  /** Record a {@link DecisionTrace}. Off by default, so decisions nobody reads cost nothing. */
+  readonly trace?: boolean;
+  /**
+   * Whether to read classification headers (`x-llm-d-*` and aliases) from the request. Default true
+   * (llm-d behaviour behind a trusted proxy); gateways facing clients directly set false.
+   */
+  readonly trustHeaders?: boolean;
+  /** Classification from a trusted source; wins over headers. */
+  readonly classification?: Classification;
+}
+
+/**
+ * The answer for one request: where to send it, what to add to it, and the lifecycle the caller
+ * must drive. `complete` must be called exactly once (later calls are ignored); in-flight
+ * accounting and admission slots are released there.
+ * @public
+ */
+export interface Decision {
+  /** The request as scheduled (rewritten model, priority, attributes). */
+  readonly request: SchedulingRequest;
+  /** First target. */
+  readonly primary: Endpoint;
+  /** Ordered fallbacks (retry only before any byte reached the client). */
+  readonly fallbacks: readonly Endpoint[];
+  /** Full scheduling result (all profiles). */
+  readonly result: SchedulingResult;
+  /** Headers to set on the forwarded request (destination, prefiller, session token...). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Body to forward: the original bytes, or re-serialised with the rewritten model. */
+  readonly body: Uint8Array;
+  /** Model name the client asked for; restore it in responses after a rewrite. */
+  readonly clientModel: string;
+  /** Trace, when requested. */
+  readonly trace: DecisionTrace | undefined;
+  /** Aborts when admission revokes the request (flow-control eviction). */
+  readonly revoked: AbortSignal | undefined;
+  /** Report the first response byte from `info.endpoint`. */
+  onResponseStart(info: ResponseStartInfo): void;
+  /** Report usage read from the response. */
+  onUsage(usage: Usage): void;
+  /** End the request's lifecycle (exactly once). */
+  complete(outcome: RequestOutcome): void;
+}
+
+/**
+ * What adapters need from a picker: `EndpointPicker` implements it; tests and wrappers may too.
+ * @public
+ */
+export interface RequestScheduler {
+  /**
+   * Schedules a parsed request. Rejects with a SwitchyardError from the contract.
+   */
+  pick(request: InferenceRequest, options?: PickOptions): Promise<Decision>;
+}

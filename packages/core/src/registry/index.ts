@@ -1,0 +1,2 @@
+export { definePlugin } from './types.js';
+export type { PluginDefinition, PluginFactoryContext } from './types.js';

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock/clock.js';
+import type { EndpointPool } from '../endpoints/pool.js';
+import type { Plugin } from '../scheduling/plugins.js';
+
+/**
+ * What a plugin factory receives besides its parameters.
+ * @public
+ */
+export interface PluginFactoryContext {
+  /** Instance name from the config (defaults to the type). */
+  readonly name: string;
+  /** Time source shared by the whole picker. */
+  readonly clock: Clock;
+  /** The endpoint pool the picker schedules over. */
+  readonly pool: EndpointPool;
+  /** Looks up another plugin instance of the same config by name (for plugins that reference others). */
+  readonly lookup: (name: string) => Plugin | undefined;
+}
+
+/**
+ * How to build one plugin type from config parameters. Register definitions in a
+ * `PluginRegistry`; built-ins and user plugins use the same mechanism.
+ * @example
+ * ```ts
+ * const constantScorer = definePlugin({
+ *   type: 'constant-scorer',
+ *   parameters: z.strictObject({ value: z.number().min(0).max(1).default(1) }),
+ *   create: (p, ctx) => ({ type: 'constant-scorer', name: ctx.name, score: (_c, _r, eps) => new Map(eps.map((e) => [e.id, p.value])) }),
+ * });
+ * ```
+ * @public
+ */
+export interface PluginDefinition<TParams = unknown> {
+  /** Registry key, e.g. `queue-scorer`. */
+  readonly type: string;
+  /** Validates and defaults the `parameters` object of the config (use strict objects). */
+  readonly parameters: z.ZodType<TParams>;
+  /** Builds an instance. May implement several plugin interfaces at once (e.g. a detector that is also a filter). */
+  readonly create: (params: TParams, ctx: PluginFactoryContext) => Plugin;
+  /** Attribute names the instances read; the loader auto-creates a default producer for each that nothing produces. */
+  readonly consumes?: readonly string[];
+  /** Attribute names the instances write (for producers). */
+  readonly produces?: readonly string[];
+  /** When set, the loader creates an instance of this type (default parameters) if one of these attributes is consumed but not produced. */
+  readonly defaultProducerFor?: readonly string[];
+  /** Alpha plugins need `allowExperimental` at load time. */
+  readonly experimental?: boolean;
+  /** One-line description, shown in docs and errors. */
+  readonly description?: string;
+}
+
+/**
+ * Identity helper that infers `TParams` from the schema.
+ * @public
+ */
+export function definePlugin<TParams>(definition: PluginDefinition<TParams>): PluginDefinition<TParams> {
+  return definition;
+}
