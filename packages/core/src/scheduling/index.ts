@@ -18,6 +18,7 @@ export type {
   RequestLifecycle,
   SchedulingProfile,
   ProfileHandler,
+  StageDecider,
 } from './plugins.js';
 export { TraceRecorder } from './trace.js';
 export type { DecisionTrace, ProfileTrace } from './trace.js';

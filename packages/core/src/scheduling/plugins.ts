@@ -175,3 +175,12 @@ export interface ProfileHandler extends Plugin {
   /** Turns the results into the cycle's result; throws a SwitchyardError when it cannot. */
   processResults(ctx: CycleContext, request: SchedulingRequest, results: ReadonlyMap<string, ProfileResult | null>): SchedulingResult;
 }
+
+/**
+ * Decides whether an optional disaggregation stage (prefill, encode) runs for a request, given the
+ * decode stage's pick. Referenced by name from `disagg-profile-handler`'s `deciders`.
+ * @public
+ */
+export interface StageDecider extends Plugin {
+  shouldRun(ctx: CycleContext, request: SchedulingRequest, decodePick: Endpoint): boolean;
+}
