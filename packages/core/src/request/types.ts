@@ -21,8 +21,10 @@ export interface ChatMessage {
   readonly role: string;
   /** Text content; multi-part content joined in order. */
   readonly content: string;
-  /** Media part kinds present in the message (`image`, `audio`, `video`). */
+  /** Media part kinds present in the message (`image`, `audio`, `video`, `file`, `document`), in order. */
   readonly media?: readonly string[];
+  /** Tool calls the message carries (OpenAI `tool_calls`), serialised as JSON, so prefixes differ per call. */
+  readonly toolCallsJson?: string;
 }
 
 /**
