@@ -2,4 +2,7 @@
  * `@switchyard/prefix-index`: KV-cache prefix indexes (approximate and KV-event precise) and prefix-aware scheduling plugins for Switchyard.
  * @packageDocumentation
  */
-export {};
+export * from './api/index.js';
+export * from './hashing/index.js';
+export * from './table/index.js';
+export * from './approximate/index.js';

@@ -1,0 +1,2 @@
+export { KeyTable } from './key-table.js';
+export { EndpointSlots } from './endpoint-slots.js';
