@@ -2,4 +2,5 @@
  * `@switchyard/envoy`: Envoy ext_proc (v3) Endpoint Picker server for Switchyard.
  * @packageDocumentation
  */
-export {};
+export * from './wire/index.js';
+export * from './stream/index.js';

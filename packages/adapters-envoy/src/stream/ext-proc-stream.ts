@@ -1,0 +1,320 @@
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DESTINATION_SERVED_HEADER,
+  DESTINATION_SUBSET_KEY,
+  ENVOY_LB_NAMESPACE,
+  SUBSET_HINT_NAMESPACE,
+  SwitchyardError,
+  isSwitchyardError,
+  parseRequest,
+  systemClock,
+  type Clock,
+  type Decision,
+  type Endpoint,
+  type PickOptions,
+  type RequestOutcome,
+} from '@switchyard/core';
+import { headerMapToRecord } from '../wire/headers.js';
+import { immediateResponseFor } from '../wire/immediate.js';
+import type { ProcessingRequest, ProcessingResponse, WireMetadata } from '../wire/messages.js';
+import { STREAMED_BODY_CHUNK_BYTES, bodyChunkResponses, trailersResponse } from '../wire/responses.js';
+import { readAddressList, readString } from '../wire/struct.js';
+import { forwardHeadersResponse } from './forward-headers.js';
+import { pickHeaderOnly } from './header-only.js';
+import { ResponsePhase, type ResponseEnd } from './response-phase.js';
+import type { ExtProcSink, ExtProcStreamOptions } from './types.js';
+
+/**
+ * Where a stream is in the HTTP exchange it processes.
+ * @public
+ */
+export type StreamPhase = 'request-headers' | 'request-body' | 'scheduling' | 'forwarded' | 'response' | 'done';
+
+/**
+ * The ext_proc conversation for one HTTP request in FULL_DUPLEX_STREAMED mode, independent of
+ * gRPC: messages from the proxy go in through {@link ExtProcStream.receive}, replies come out of
+ * the sink in the order headers → body → trailers for each direction.
+ *
+ * Request path: headers and body chunks are collected to end of stream, the request is parsed and
+ * scheduled (waiting in flow control while the stream stays open), then the header reply
+ * (destination, Content-Length, `envoy.lb` metadata), the body as ≤ 62,000-byte chunks, and a
+ * trailers reply when trailers ended the body. Response path: see {@link ResponsePhase}. The
+ * decision's lifecycle completes exactly once: at response end, on cancel, or on stream end/error.
+ * @public
+ */
+export class ExtProcStream {
+  readonly #sink: ExtProcSink;
+  readonly #o: ExtProcStreamOptions;
+  readonly #clock: Clock;
+  readonly #abort = new AbortController();
+  #phase: StreamPhase = 'request-headers';
+  #headers: Record<string, string> = {};
+  #path = '/';
+  #chunks: Buffer[] = [];
+  #bodyBytes = 0;
+  #subsetHint: string[] | undefined;
+  #served: string | undefined;
+  #decision: Decision | undefined;
+  #response: ResponsePhase | undefined;
+  #pending: ProcessingRequest[] = [];
+  #work: Promise<void> = Promise.resolve();
+  #completed = false;
+  #shuttingDown = false;
+
+  /** @param sink - where replies go */
+  constructor(sink: ExtProcSink, options: ExtProcStreamOptions) {
+    this.#sink = sink;
+    this.#o = options;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Current phase. */
+  get phase(): StreamPhase {
+    return this.#phase;
+  }
+
+  /** Resolves when no scheduling is in progress (for tests and graceful shutdown). */
+  idle(): Promise<void> {
+    return this.#work;
+  }
+
+  /** Handles one message from the proxy. Messages arriving while scheduling wait their turn. */
+  receive(message: ProcessingRequest): void {
+    if (this.#phase === 'scheduling') {
+      this.#pending.push(message);
+      return;
+    }
+    this.#dispatch(message);
+  }
+
+  /** The proxy cancelled the stream: abort scheduling, end the lifecycle as cancelled. */
+  cancel(): void {
+    this.#abort.abort(new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the proxy cancelled the ext_proc stream'));
+    this.#complete({ kind: 'cancelled' });
+    this.#phase = 'done';
+  }
+
+  /** The proxy half-closed the stream. A request still scheduling is abandoned; an unfinished response counts as an error. */
+  end(): void {
+    if (this.#phase === 'scheduling') {
+      this.cancel();
+      return;
+    }
+    this.#complete({ kind: 'error' });
+    this.#phase = 'done';
+  }
+
+  /** The transport failed. */
+  error(error: unknown): void {
+    this.#abort.abort(new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the ext_proc stream failed', { cause: error }));
+    this.#complete({ kind: 'error', error });
+    this.#phase = 'done';
+  }
+
+  /** The server is shutting down: a request waiting for a decision is answered 503 `rejected-shutting-down`. */
+  shutdown(): void {
+    this.#shuttingDown = true;
+    if (this.#phase === 'scheduling') this.#abort.abort(new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down'));
+  }
+
+  #dispatch(m: ProcessingRequest): void {
+    if (this.#phase === 'done') return;
+    this.#readMetadata(m.metadata_context);
+    if (m.request_headers !== undefined) this.#onRequestHeaders(m.request_headers.headers, m.request_headers.end_of_stream === true);
+    else if (m.request_body !== undefined) this.#onRequestBody(m.request_body.body, m.request_body.end_of_stream === true);
+    else if (m.request_trailers !== undefined) this.#onRequestTrailers();
+    else if (m.response_headers !== undefined) this.#onResponseHeaders(headerMapToRecord(m.response_headers.headers), m.response_headers.end_of_stream === true);
+    else if (m.response_body !== undefined) this.#responseEnded(this.#responseOrEcho().body(m.response_body.body ?? EMPTY, m.response_body.end_of_stream === true));
+    else if (m.response_trailers !== undefined) this.#responseEnded(this.#responseOrEcho().trailers());
+  }
+
+  #readMetadata(meta: WireMetadata | undefined): void {
+    const fm = meta?.filter_metadata;
+    if (fm === undefined) return;
+    const hint = readAddressList(fm[SUBSET_HINT_NAMESPACE], DESTINATION_SUBSET_KEY);
+    if (hint !== undefined) this.#subsetHint = hint;
+    const served = readString(fm[ENVOY_LB_NAMESPACE], DESTINATION_SERVED_HEADER);
+    if (served !== undefined) this.#served = served;
+  }
+
+  #onRequestHeaders(map: Parameters<typeof headerMapToRecord>[0], endOfStream: boolean): void {
+    this.#headers = headerMapToRecord(map);
+    const path = this.#headers[':path'] ?? '/';
+    const q = path.indexOf('?');
+    this.#path = q === -1 ? path : path.slice(0, q);
+    if (!endOfStream) {
+      this.#phase = 'request-body';
+      return;
+    }
+    // Header-only request (GET and friends): nothing to schedule on, so pick a ready endpoint.
+    const target = this.#shuttingDown ? undefined : pickHeaderOnly(this.#o.pool, this.#subsetHint, this.#o.random ?? Math.random);
+    if (target === undefined) {
+      this.#reject(
+        this.#shuttingDown
+          ? new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down')
+          : new SwitchyardError('REJECTED_NO_ENDPOINTS', 'no ready endpoint for a request without body'),
+      );
+      return;
+    }
+    this.#send(forwardHeadersResponse({ targets: [target], decisionHeaders: {}, requestHeaders: this.#headers, bodyLength: undefined, requestId: undefined, echo: this.#o.echoHeaders ?? true }));
+    this.#phase = 'forwarded';
+  }
+
+  #onRequestBody(body: Uint8Array | undefined, endOfStream: boolean): void {
+    if (this.#phase !== 'request-body' && this.#phase !== 'request-headers') return;
+    this.#phase = 'request-body';
+    if (body !== undefined && body.length > 0) {
+      this.#bodyBytes += body.length;
+      const max = this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      if (this.#bodyBytes > max) {
+        this.#chunks = [];
+        this.#reject(new SwitchyardError('PAYLOAD_TOO_LARGE', `request body exceeds ${max} bytes`));
+        return;
+      }
+      this.#chunks.push(Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    }
+    if (endOfStream) this.#schedule(false);
+  }
+
+  #onRequestTrailers(): void {
+    // With trailers, the body ends at the trailers message rather than at an eos chunk.
+    if (this.#phase === 'request-body' || this.#phase === 'request-headers') this.#schedule(true);
+    else this.#send(trailersResponse('request'));
+  }
+
+  #schedule(trailers: boolean): void {
+    const body = this.#chunks.length === 1 && this.#chunks[0] !== undefined ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#bodyBytes);
+    this.#chunks = [];
+    if (this.#shuttingDown) {
+      this.#reject(new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down'));
+      return;
+    }
+    this.#phase = 'scheduling';
+    this.#work = this.#pick(body, trailers).catch((error: unknown) => {
+      this.#failStream(error);
+    });
+  }
+
+  async #pick(raw: Buffer, trailers: boolean): Promise<void> {
+    const started = this.#clock.now();
+    let decision: Decision;
+    try {
+      const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, { maxBodyBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal: this.#abort.signal, trustHeaders: this.#o.trustHeaders ?? true };
+      if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
+      decision = await this.#o.scheduler.pick(request, options);
+    } catch (error) {
+      if (this.#phase === 'done') return; // cancelled: nobody is listening
+      const reason: unknown = this.#abort.signal.reason;
+      const shutdown = this.#shuttingDown && isSwitchyardError(reason) && reason.code === 'REJECTED_SHUTTING_DOWN';
+      this.#reject(shutdown ? reason : error);
+      return;
+    }
+    if (this.#phase === 'done') {
+      // The proxy went away while we were deciding: release what the decision holds.
+      decision.complete({ kind: 'cancelled' });
+      return;
+    }
+    this.#decision = decision;
+    this.#o.observer?.onDecision?.(decision, this.#clock.now() - started);
+    decision.revoked?.addEventListener('abort', () => { this.#onRevoked(decision); }, { once: true });
+    const targets = [decision.primary, ...decision.fallbacks];
+    this.#send(
+      forwardHeadersResponse({
+        targets,
+        decisionHeaders: decision.headers,
+        requestHeaders: this.#headers,
+        bodyLength: decision.body.length,
+        requestId: decision.request.id,
+        echo: this.#o.echoHeaders ?? true,
+      }),
+    );
+    for (const reply of bodyChunkResponses('request', decision.body, !trailers, this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES)) this.#send(reply);
+    if (trailers) this.#send(trailersResponse('request'));
+    this.#phase = 'forwarded';
+    this.#drain();
+  }
+
+  #drain(): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const m of pending) this.receive(m);
+  }
+
+  #onRevoked(decision: Decision): void {
+    if (this.#phase === 'done' || this.#completed || this.#response?.done === true) return;
+    const reason: unknown = decision.revoked?.reason;
+    const error = isSwitchyardError(reason) ? reason : new SwitchyardError('EVICTED', 'request evicted by flow control');
+    this.#reject(error);
+  }
+
+  #onResponseHeaders(headers: Record<string, string>, endOfStream: boolean): void {
+    const d = this.#decision;
+    const rewritten = d !== undefined && d.request.targetModel !== d.clientModel && d.clientModel !== '';
+    this.#response = new ResponsePhase(headers, {
+      restore: rewritten ? { target: d.request.targetModel, client: d.clientModel } : undefined,
+      requestedStream: d?.request.request.stream ?? false,
+      maxBufferBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      chunkBytes: this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES,
+      send: (m) => { this.#send(m); },
+      onUsage: (usage) => d?.onUsage(usage),
+    });
+    this.#phase = 'response';
+    if (d !== undefined) d.onResponseStart({ endpoint: this.#servedEndpoint(d), status: this.#response.status, at: this.#clock.now() });
+    if (endOfStream) this.#responseEnded(this.#response.endWithoutBody());
+  }
+
+  /** A body without headers first (the proxy skipped response headers): treat it as a 200 of unknown type. */
+  #responseOrEcho(): ResponsePhase {
+    if (this.#response === undefined) this.#onResponseHeaders({}, false);
+    return this.#response as ResponsePhase;
+  }
+
+  #servedEndpoint(d: Decision): Endpoint {
+    const served = this.#served;
+    if (served === undefined || served === d.primary.address) return d.primary;
+    for (const f of d.fallbacks) if (f.address === served) return f;
+    for (const e of this.#o.pool?.list() ?? []) if (e.address === served) return e;
+    return d.primary;
+  }
+
+  #responseEnded(end: ResponseEnd | undefined): void {
+    if (end === undefined) return;
+    if (end.status >= 400) this.#complete({ kind: 'error', status: end.status });
+    else this.#complete(end.usage === undefined ? { kind: 'success' } : { kind: 'success', usage: end.usage });
+  }
+
+  #reject(error: unknown): void {
+    const reply = immediateResponseFor(error);
+    if (reply === undefined) {
+      this.#failStream(error);
+      return;
+    }
+    this.#o.observer?.onRejected?.(error as SwitchyardError);
+    this.#complete({ kind: 'error', error });
+    this.#phase = 'done';
+    this.#sink.send(reply);
+    this.#sink.close();
+  }
+
+  #failStream(error: unknown): void {
+    this.#o.observer?.onFailure?.(error);
+    this.#complete({ kind: 'error', error });
+    this.#phase = 'done';
+    this.#sink.fail(error);
+  }
+
+  #send(message: ProcessingResponse): void {
+    if (this.#phase !== 'done') this.#sink.send(message);
+  }
+
+  #complete(outcome: RequestOutcome): void {
+    const d = this.#decision;
+    if (d === undefined || this.#completed) return;
+    this.#completed = true;
+    d.complete(outcome);
+    this.#o.observer?.onComplete?.(outcome);
+  }
+}
+
+const EMPTY = new Uint8Array(0);

@@ -1,0 +1,10 @@
+export { ExtProcStream } from './ext-proc-stream.js';
+export type { StreamPhase } from './ext-proc-stream.js';
+export type { ParseRequestFn, ExtProcSink, ExtProcObserver, ExtProcStreamOptions } from './types.js';
+export { ResponsePhase } from './response-phase.js';
+export type { ResponseEnd, ResponsePhaseOptions } from './response-phase.js';
+export { forwardHeadersResponse, destinationValue } from './forward-headers.js';
+export type { ForwardPlan } from './forward-headers.js';
+export { pickHeaderOnly } from './header-only.js';
+export { SseUsageScanner, readUsage } from './usage.js';
+export { ModelNameRestorer } from './model-restore.js';

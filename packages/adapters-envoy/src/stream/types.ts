@@ -1,0 +1,80 @@
+import type {
+  Clock,
+  Decision,
+  EndpointPool,
+  InferenceRequest,
+  ParseOptions,
+  RequestInput,
+  RequestOutcome,
+  RequestScheduler,
+  SwitchyardError,
+} from '@switchyard/core';
+import type { ProcessingResponse } from '../wire/messages.js';
+
+/**
+ * Turns a buffered HTTP request into an {@link InferenceRequest}: core's `parseRequest` unless
+ * replaced. Throws a SwitchyardError (`BAD_REQUEST`, `PAYLOAD_TOO_LARGE`) on bad input.
+ * @public
+ */
+export type ParseRequestFn = (input: RequestInput, options: ParseOptions) => InferenceRequest;
+
+/**
+ * Where a stream's replies go. The gRPC binding writes to the call; unit tests collect them.
+ * @public
+ */
+export interface ExtProcSink {
+  /** Sends one message to the proxy. */
+  send(message: ProcessingResponse): void;
+  /** Ends the stream cleanly (after an immediate response, or when the proxy half-closed). */
+  close(): void;
+  /**
+   * Ends the stream with a gRPC error. Used for failures outside the error contract, so the
+   * proxy's failure mode (FailOpen / FailClose) decides the request's fate.
+   */
+  fail(error: unknown): void;
+}
+
+/**
+ * Hooks for metrics and logs; every member optional.
+ * @public
+ */
+export interface ExtProcObserver {
+  /** A request was scheduled; `latencyMs` spans end of body → decision (queueing included). */
+  onDecision?(decision: Decision, latencyMs: number): void;
+  /** A request was answered with an ImmediateResponse from the error contract. */
+  onRejected?(error: SwitchyardError): void;
+  /** A decision's lifecycle ended. */
+  onComplete?(outcome: RequestOutcome): void;
+  /** A failure outside the contract ended the stream with a gRPC error. */
+  onFailure?(error: unknown): void;
+}
+
+/**
+ * Configuration shared by every stream of a server.
+ * @public
+ */
+export interface ExtProcStreamOptions {
+  /** The picker (core's `EndpointPicker` or anything implementing `RequestScheduler`). */
+  readonly scheduler: RequestScheduler;
+  /** Request parser. Default: core's `parseRequest` with its built-in API parsers. */
+  readonly parse?: ParseRequestFn | undefined;
+  /**
+   * The pool the scheduler picks from. Used to route header-only requests (no body to schedule
+   * on) and to resolve the served endpoint Envoy reports. Without it, header-only requests get 503.
+   */
+  readonly pool?: EndpointPool | undefined;
+  /** Time source for latencies and response-start times. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+  /** Largest request body accepted (413 beyond), and largest JSON response buffered. Default 16 MiB (core's `DEFAULT_MAX_BODY_BYTES`). */
+  readonly maxBodyBytes?: number | undefined;
+  /** Read classification headers from requests (llm-d behaviour behind a trusted gateway). Default true. */
+  readonly trustHeaders?: boolean | undefined;
+  /** Largest streamed body chunk sent back. Default 62,000 bytes. */
+  readonly chunkBytes?: number | undefined;
+  /** Echo the client's non-control headers in the request header reply, as GAIE does. Default true. */
+  readonly echoHeaders?: boolean | undefined;
+  /** Random source for header-only routing ties. Default `Math.random`. */
+  readonly random?: (() => number) | undefined;
+  /** Metrics and logging hooks. */
+  readonly observer?: ExtProcObserver | undefined;
+}
