@@ -1,5 +1,8 @@
 /**
- * `@switchyard/simulator`: Model-server engine model, live HTTP fleet and virtual-time fleet simulator for Switchyard.
+ * `@switchyard/simulator`: a vLLM-like engine model, a live HTTP model-server fleet, a
+ * virtual-time fleet simulator, workloads and reports for Switchyard.
  * @packageDocumentation
  */
-export {};
+export * from './util/index.js';
+export * from './tokens/index.js';
+export * from './engine/index.js';

@@ -1,0 +1,260 @@
+import { EventEmitter } from 'eventemitter3';
+import { SwitchyardError, systemClock, type Clock, type TimerHandle } from '@switchyard/core';
+import { createRng, type Rng } from '../util/prng.js';
+import { BlockManager } from './block-manager.js';
+import { resolveEngineConfig, type EngineConfigInput } from './config.js';
+import { stepTimeMs } from './cost-model.js';
+import { EngineStats } from './engine-stats.js';
+import type { KvEvent, KvEventBatch } from './kv-events.js';
+import { LoraManager } from './lora-manager.js';
+import { BatchScheduler, StepPlan } from './scheduler-step.js';
+import { Sequence, type EngineRequestView } from './sequence.js';
+import type { EngineConfig, EngineRequestCallbacks, EngineRequestResult, EngineRequestSpec, FinishReason } from './types.js';
+
+/**
+ * Options of {@link EngineModel}.
+ * @public
+ */
+export interface EngineOptions extends EngineConfigInput {
+  /** Time source (default the system clock; the virtual fleet passes a ManualClock). */
+  readonly clock?: Clock;
+  /** Data-parallel rank stamped on KV event batches (default 0; null omits it). */
+  readonly dataParallelRank?: number | null;
+  /** Timestamp of KV event batches in seconds (default `clock.now() / 1000`). */
+  readonly timestamp?: () => number;
+}
+
+/**
+ * Events of an {@link EngineModel}.
+ * @public
+ */
+export interface EngineEvents {
+  /** KV events of one step (only produced while someone listens). */
+  kvEvents: [batch: KvEventBatch];
+  /** A request ended. */
+  finished: [result: EngineRequestResult];
+}
+
+/**
+ * Point-in-time state of an engine, what a metrics scrape would see.
+ * @public
+ */
+export interface EngineSnapshot {
+  /** Clock time of the snapshot (ms). */
+  readonly at: number;
+  /** Requests running (vLLM `num_requests_running`). */
+  readonly running: number;
+  /** Requests waiting (vLLM `num_requests_waiting`). */
+  readonly waiting: number;
+  /** Fraction of GPU blocks in use (vLLM `kv_cache_usage_perc`). */
+  readonly kvCacheUsage: number;
+  /** GPU blocks in use. */
+  readonly usedBlocks: number;
+  /** GPU blocks holding a cached hash. */
+  readonly cachedBlocks: number;
+  /** Adapters with running requests. */
+  readonly runningAdapters: readonly string[];
+  /** Adapters with waiting requests. */
+  readonly waitingAdapters: readonly string[];
+}
+
+/**
+ * A vLLM-like model server in one class, driven entirely by a {@link Clock} and doing no I/O:
+ * continuous batching with chunked prefill, a paged KV cache with prefix caching, LRU eviction,
+ * preemption by recompute and an optional CPU tier, LoRA slots, a step-time cost model, and the
+ * metrics and KV events a real pod emits. The live HTTP server and the virtual-time fleet both
+ * wrap it.
+ * @example
+ * ```ts
+ * const clock = new ManualClock();
+ * const engine = new EngineModel({ clock, profile: '8b-h100' });
+ * engine.submit({ id: 'r1', promptTokens: tokenizeText('hello'), maxOutputTokens: 8 }, {
+ *   onFinish: (r) => console.log(r.firstTokenAt),
+ * });
+ * clock.advance(1000);
+ * ```
+ * @public
+ */
+export class EngineModel extends EventEmitter<EngineEvents> {
+  /** Resolved configuration. */
+  readonly config: EngineConfig;
+  /** Counters and histograms. */
+  readonly stats = new EngineStats();
+  /** The paged KV cache (read it for invariants; do not mutate). */
+  readonly blocks: BlockManager;
+  readonly #clock: Clock;
+  readonly #rng: Rng;
+  readonly #lora: LoraManager;
+  readonly #sched: BatchScheduler;
+  readonly #plan = new StepPlan();
+  readonly #live = new Map<string, Sequence>();
+  readonly #rank: number | null;
+  readonly #timestamp: () => number;
+  #events: KvEvent[] = [];
+  #stepTimer: TimerHandle | undefined;
+  #kickTimer: TimerHandle | undefined;
+  #closed = false;
+
+  constructor(options: EngineOptions = {}) {
+    super();
+    this.config = resolveEngineConfig(options);
+    this.#clock = options.clock ?? systemClock;
+    this.#rng = createRng(this.config.seed);
+    this.#rank = options.dataParallelRank === undefined ? 0 : options.dataParallelRank;
+    this.#timestamp = options.timestamp ?? (() => this.#clock.now() / 1000);
+    this.blocks = new BlockManager(this.config.numGpuBlocks, this.config.blockSize, this.config.numCpuBlocks);
+    this.#lora = new LoraManager(this.#clock, this.config.maxLoras, this.config.loraLoadMs, () => { this.#kick(); });
+    this.#sched = new BatchScheduler(this.config, this.blocks, this.#lora, this.stats, {
+      token: (seq, tokenId, index) => seq.callbacks?.onToken?.(tokenId, index),
+      finish: (seq, reason, now) => { this.#finish(seq, reason, now); },
+    });
+  }
+
+  /** The clock driving this engine. */
+  get clock(): Clock {
+    return this.#clock;
+  }
+
+  /**
+   * Queues a request. Callbacks run synchronously inside engine steps.
+   * @throws SwitchyardError `BAD_REQUEST` when the id is live, lengths are invalid, or the request
+   * cannot fit in `max_model_len` or the KV cache
+   */
+  submit(spec: EngineRequestSpec, callbacks?: EngineRequestCallbacks): EngineRequestView {
+    if (this.#closed) throw new SwitchyardError('REJECTED_SHUTTING_DOWN', 'engine is closed');
+    const total = spec.promptTokens.length + spec.maxOutputTokens;
+    if (this.#live.has(spec.id)) throw new SwitchyardError('BAD_REQUEST', `id: request "${spec.id}" is already running`);
+    if (spec.promptTokens.length < 1) throw new SwitchyardError('BAD_REQUEST', 'prompt: must contain at least one token');
+    if (!Number.isInteger(spec.maxOutputTokens) || spec.maxOutputTokens < 1) {
+      throw new SwitchyardError('BAD_REQUEST', `max_tokens: expected a positive integer, got ${String(spec.maxOutputTokens)}`);
+    }
+    if (total > this.config.maxModelLen) {
+      throw new SwitchyardError('BAD_REQUEST', `prompt: ${spec.promptTokens.length} prompt + ${spec.maxOutputTokens} output tokens exceed max_model_len ${this.config.maxModelLen}`);
+    }
+    if (Math.ceil(total / this.config.blockSize) > this.config.numGpuBlocks) {
+      throw new SwitchyardError('BAD_REQUEST', `prompt: ${total} tokens need more KV blocks than the engine has (${this.config.numGpuBlocks})`);
+    }
+    const seq = new Sequence(spec, this.config.blockSize, this.#clock.now(), callbacks);
+    this.#live.set(seq.id, seq);
+    this.#sched.enqueue(seq, false);
+    this.#kick();
+    return seq;
+  }
+
+  /** Aborts a live request (its blocks are freed at once); false when unknown or already done. */
+  abort(id: string): boolean {
+    const seq = this.#live.get(id);
+    if (seq === undefined) return false;
+    this.#sched.abort(seq);
+    this.#finish(seq, 'abort', this.#clock.now());
+    this.#kick();
+    return true;
+  }
+
+  /** Drops every cached prefix (vLLM `reset_prefix_cache`), emitting `AllBlocksCleared`. */
+  resetPrefixCache(): void {
+    this.#recordEvents();
+    this.blocks.reset();
+    this.#flushEvents();
+  }
+
+  /** Live requests (waiting or running). */
+  liveRequests(): EngineRequestView[] {
+    return [...this.#live.values()];
+  }
+
+  /** Adapters loaded in LoRA slots. */
+  loadedAdapters(): string[] {
+    return this.#lora.loadedAdapters();
+  }
+
+  /** Current state, as a scrape would see it. */
+  snapshot(): EngineSnapshot {
+    return {
+      at: this.#clock.now(),
+      running: this.#sched.running.length,
+      waiting: this.#sched.waitingCount,
+      kvCacheUsage: this.blocks.numUsed / this.blocks.numBlocks,
+      usedBlocks: this.blocks.numUsed,
+      cachedBlocks: this.blocks.numCached,
+      runningAdapters: this.#lora.runningAdapters(),
+      waitingAdapters: this.#lora.waitingAdapters(),
+    };
+  }
+
+  /** Whether the engine has nothing to do. */
+  get idle(): boolean {
+    return this.#live.size === 0;
+  }
+
+  /** Stops stepping; live requests stay where they are. */
+  close(): void {
+    this.#closed = true;
+    if (this.#stepTimer !== undefined) this.#clock.clearTimeout(this.#stepTimer);
+    if (this.#kickTimer !== undefined) this.#clock.clearTimeout(this.#kickTimer);
+    this.#stepTimer = undefined;
+    this.#kickTimer = undefined;
+    this.#lora.close();
+  }
+
+  #kick(): void {
+    if (this.#stepTimer !== undefined || this.#kickTimer !== undefined || this.#closed) return;
+    // A zero-delay timer coalesces everything that arrives at the same instant into one step.
+    this.#kickTimer = this.#clock.setTimeout(() => {
+      this.#kickTimer = undefined;
+      this.#step();
+    }, 0);
+  }
+
+  #step(): void {
+    if (this.#closed || this.#stepTimer !== undefined) return;
+    const plan = this.#plan;
+    plan.reset();
+    this.#recordEvents();
+    this.#sched.schedule(plan, this.#clock.now());
+    this.#flushEvents();
+    if (plan.length === 0) return;
+    const ms = stepTimeMs(this.config.cost, plan.shape, this.#rng);
+    this.stats.steps++;
+    this.stats.busyMs += ms;
+    this.#stepTimer = this.#clock.setTimeout(() => {
+      this.#stepTimer = undefined;
+      this.#sched.complete(plan, this.#clock.now());
+      this.#step();
+    }, ms);
+  }
+
+  #recordEvents(): void {
+    this.blocks.recordEvents(this.listenerCount('kvEvents') > 0 ? this.#events : undefined);
+  }
+
+  #flushEvents(): void {
+    if (this.#events.length === 0) return;
+    const batch: KvEventBatch = { ts: this.#timestamp(), events: this.#events, dataParallelRank: this.#rank };
+    this.#events = [];
+    this.blocks.recordEvents(undefined);
+    this.emit('kvEvents', batch);
+  }
+
+  #finish(seq: Sequence, reason: FinishReason, now: number): void {
+    this.#live.delete(seq.id);
+    if (reason === 'length') this.stats.finishedLength++;
+    else this.stats.finishedAbort++;
+    this.stats.e2e.observe((now - seq.arrivedAt) / 1000);
+    const result: EngineRequestResult = {
+      id: seq.id,
+      adapter: seq.adapter,
+      promptTokens: seq.promptLength,
+      cachedTokens: seq.cachedTokens,
+      outputTokens: seq.numOutput,
+      finishReason: reason,
+      arrivedAt: seq.arrivedAt,
+      scheduledAt: seq.scheduledAt,
+      firstTokenAt: seq.firstTokenAt,
+      finishedAt: now,
+      preemptions: seq.preemptions,
+    };
+    seq.callbacks?.onFinish?.(result);
+    if (this.listenerCount('finished') > 0) this.emit('finished', result);
+  }
+}

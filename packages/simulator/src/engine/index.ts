@@ -1,0 +1,17 @@
+export { EngineModel } from './engine.js';
+export type { EngineOptions, EngineEvents, EngineSnapshot } from './engine.js';
+export { resolveEngineConfig } from './config.js';
+export type { EngineConfigInput } from './config.js';
+export { ENGINE_PROFILES, PROFILE_8B_H100, PROFILE_32B_H100, PROFILE_TINY, getProfile } from './profiles.js';
+export type { CostModelParams, EngineProfile, EngineConfig, FinishReason, EngineRequestSpec, EngineRequestCallbacks, EngineRequestResult } from './types.js';
+export { StepShape, baseStepTimeMs, stepTimeMs } from './cost-model.js';
+export { BlockManager } from './block-manager.js';
+export type { KvBlockOwner } from './block-manager.js';
+export { LoraManager } from './lora-manager.js';
+export { EngineStats } from './engine-stats.js';
+export type { EngineRequestView, SequenceStatus } from './sequence.js';
+export type { KvMedium, KvEvent, KvEventBatch, BlockStoredEvent, BlockRemovedEvent, AllBlocksClearedEvent } from './kv-events.js';
+export { encodeKvEventBatch } from './kv-event-encoding.js';
+export type { KvEventEncoding } from './kv-event-encoding.js';
+export { renderMetrics } from './metrics-view.js';
+export type { MetricsFlavor, RenderMetricsOptions } from './metrics-view.js';
