@@ -1,5 +1,58 @@
 /**
- * `@switchyard/express`: node:http gateway handler, Express middleware and Fastify plugin for Switchyard.
+ * `@switchyard/express`: a node:http inference gateway handler (proxying, streaming, usage capture,
+ * retries, circuit breaking, multi-model routing, metrics and health), with an Express middleware;
+ * the Fastify plugin is the `@switchyard/express/fastify` subpath.
  * @packageDocumentation
  */
-export {};
+export {
+  createGatewayHandler,
+  DEFAULT_INFERENCE_PATHS,
+  EndpointRotation,
+  GatewayMetrics,
+  readBody,
+  ClientGoneError,
+  sendError,
+  sendJson,
+  OPERATIONAL_PATHS,
+  relayModels,
+} from './gateway/index.js';
+export type {
+  GatewayHandler,
+  HandleOptions,
+  CloseOptions,
+  GatewayOptions,
+  UpstreamOptions,
+  FailureMode,
+  ClassifyHook,
+  GatewayPool,
+  EndpointRotationOptions,
+  EndpointRotationEvents,
+  GatewayRoute,
+} from './gateway/index.js';
+export { ModelRegistry, singlePoolRouter } from './models/index.js';
+export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo } from './models/index.js';
+export {
+  createBodyProcessor,
+  buildUpstreamHeaders,
+  buildClientResponseHead,
+  rawHeader,
+  classifyUpstreamError,
+  isRetryable,
+  countsAsEndpointFailure,
+  usageFromWire,
+  mergeUsage,
+  extractUsage,
+  ProxyAttempt,
+  forwardRequest,
+} from './proxy/index.js';
+export type {
+  BodyProcessor,
+  BodyProcessorOptions,
+  UpstreamHeaderInput,
+  ClientResponseHead,
+  UpstreamFailureKind,
+  AttemptResult,
+  AttemptContext,
+  ForwardOptions,
+  ForwardResult,
+} from './proxy/index.js';

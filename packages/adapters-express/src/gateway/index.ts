@@ -1,0 +1,12 @@
+export { createGatewayHandler } from './handler.js';
+export type { GatewayHandler, HandleOptions, CloseOptions } from './handler.js';
+export { DEFAULT_INFERENCE_PATHS } from './options.js';
+export type { GatewayOptions, UpstreamOptions, FailureMode, ClassifyHook } from './options.js';
+export type { GatewayPool } from './pool.js';
+export { EndpointRotation } from './rotation.js';
+export type { EndpointRotationOptions, EndpointRotationEvents } from './rotation.js';
+export { GatewayMetrics } from './metrics.js';
+export type { GatewayRoute } from './metrics.js';
+export { readBody, ClientGoneError } from './body.js';
+export { sendError, sendJson } from './respond.js';
+export { OPERATIONAL_PATHS, relayModels } from './ops.js';

@@ -1,0 +1,106 @@
+import type { IncomingMessage } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { Registry } from 'prom-client';
+import type { Classification, Clock, EndpointPool, InferenceRequest, RequestParser, RequestScheduler } from '@switchyard/core';
+import type { ModelRouter } from '../models/router.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { EndpointRotation } from './rotation.js';
+
+/**
+ * What to do when the scheduler itself fails (throws something outside the error contract):
+ * `FailClose` answers 500 `rejected-internal`; `FailOpen` forwards to a ready endpoint chosen
+ * without scheduling (round-robin over the pool's endpoints).
+ * @public
+ */
+export type FailureMode = 'FailClose' | 'FailOpen';
+
+/**
+ * Maps an (authenticated) request to a classification: fairness id, objective, model rewrite.
+ * Runs after parsing; its result wins over any header. Throw a `SwitchyardError` to reject.
+ * @public
+ */
+export type ClassifyHook = (req: IncomingMessage, request: InferenceRequest) => Classification | undefined | Promise<Classification | undefined>;
+
+/**
+ * Upstream connection settings.
+ * @public
+ */
+export interface UpstreamOptions {
+  /** Attempts in total per request, primary included; retries go down the decision's fallbacks. @default 3 */
+  readonly maxAttempts?: number;
+  /** TCP connect timeout. @default 5000 */
+  readonly connectTimeoutMs?: number;
+  /** Time allowed for the response head (non-streamed completions only answer when done). @default 300000 */
+  readonly headersTimeoutMs?: number;
+  /** Longest silence between response body chunks. @default 300000 */
+  readonly bodyTimeoutMs?: number;
+  /** Keep-alive connections per endpoint. @default 256 */
+  readonly connectionsPerEndpoint?: number;
+  /** Idle keep-alive connections are closed after this long. @default 60000 */
+  readonly keepAliveTimeoutMs?: number;
+}
+
+/**
+ * Options of `createGatewayHandler`. Give either `scheduler` (one pool: every model goes there)
+ * or `models` (a model registry over several pools).
+ * @public
+ */
+export interface GatewayOptions {
+  /** Single-pool gateway: the scheduler (e.g. an `EndpointPicker`). */
+  readonly scheduler?: RequestScheduler;
+  /** Single-pool gateway: the endpoints the scheduler schedules over (FailOpen, `/readyz`, `/v1/models`). */
+  readonly endpoints?: EndpointPool;
+  /** Single-pool gateway: circuit breaker to report attempt results to. */
+  readonly rotation?: EndpointRotation;
+  /** Single-pool gateway: pool name used in metrics. @default 'default' */
+  readonly poolName?: string;
+  /** Multi-model gateway: model and LoRA names → pools. Wins over `scheduler`. */
+  readonly models?: ModelRouter;
+  /** Largest request body in bytes; larger bodies get 413. @default 16 MiB */
+  readonly maxBodyBytes?: number;
+  /** Request parsers (core's built-ins by default). */
+  readonly parsers?: readonly RequestParser[];
+  /** Exact paths answered as inference requests (POST only). @default the OpenAI, Anthropic and vLLM paths */
+  readonly inferencePaths?: readonly string[];
+  /**
+   * Whether classification headers (`x-llm-d-*` and aliases) from the client are honoured. They
+   * are never forwarded either way. Pass a function to trust some callers only. @default false
+   */
+  readonly trustClassificationHeaders?: boolean | ((req: IncomingMessage) => boolean);
+  /** Classification from an authenticated identity. */
+  readonly classify?: ClassifyHook;
+  /** Scheduler failure handling. @default 'FailClose' */
+  readonly failureMode?: FailureMode;
+  /** Upstream connection settings (ignored for timeouts set on a custom `dispatcher`). */
+  readonly upstream?: UpstreamOptions;
+  /** undici dispatcher to forward with. @default an `Agent` built from `upstream` */
+  readonly dispatcher?: Dispatcher;
+  /** Gateway metrics (share one to merge several gateways). @default new metrics in a new registry */
+  readonly metrics?: GatewayMetrics;
+  /** Further registries served on `/metrics` (scheduler, flow control). */
+  readonly metricsRegistries?: readonly Registry[];
+  /** Serve `/metrics`, `/healthz`, `/readyz` and `/v1/models`. @default true */
+  readonly serveOperationalRoutes?: boolean;
+  /** Record decision traces. @default false */
+  readonly trace?: boolean;
+  /** Time source for durations and the shutdown grace timer. @default systemClock */
+  readonly clock?: Clock;
+}
+
+/**
+ * The paths answered as inference requests by default.
+ * @public
+ */
+export const DEFAULT_INFERENCE_PATHS: readonly string[] = [
+  '/v1/chat/completions',
+  '/v1/completions',
+  '/v1/embeddings',
+  '/v1/responses',
+  '/v1/messages',
+  '/v1/messages/count_tokens',
+  '/v1/chat/completions/render',
+  '/v1/completions/render',
+  '/v1/images/generations',
+  '/inference/v1/generate',
+  '/generate',
+];

@@ -1,0 +1,93 @@
+import { DESTINATION_HEADER } from '@switchyard/core';
+import type { Decision, Endpoint, InferenceRequest, RequestOutcome, ResponseStartInfo, Usage } from '@switchyard/core';
+import type { GatewayPool } from './pool.js';
+import type { EndpointRotation } from './rotation.js';
+
+/**
+ * What the gateway forwards and whom it reports to: built from a scheduler decision, or, in
+ * FailOpen mode, from an endpoint chosen without scheduling.
+ * @public
+ */
+export interface ForwardPlan {
+  /** Primary first, then fallbacks. */
+  readonly targets: readonly Endpoint[];
+  /** Headers to add to the forwarded request. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Body to send. */
+  readonly body: Uint8Array;
+  /** Name the upstream answers with → name the client asked for, when they differ. */
+  readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
+  /** Aborts when admission revokes the request (eviction). */
+  readonly revoked: AbortSignal | undefined;
+  /** Lifecycle hooks (no-ops without a decision). */
+  onResponseStart(info: ResponseStartInfo): void;
+  /** Reports usage. */
+  onUsage(usage: Usage): void;
+  /** Ends the lifecycle; later calls are ignored. */
+  complete(outcome: RequestOutcome): void;
+}
+
+/**
+ * Orders a decision's targets for forwarding: endpoints out of rotation move behind the others
+ * (they are only tried when nothing else is left), so a breaker that opened after the decision
+ * still protects this request.
+ * @public
+ */
+export function orderTargets(targets: readonly Endpoint[], rotation: EndpointRotation | undefined): readonly Endpoint[] {
+  if (rotation === undefined || !targets.some((t) => rotation.isOut(t.id))) return targets;
+  return [...targets.filter((t) => !rotation.isOut(t.id)), ...targets.filter((t) => rotation.isOut(t.id))];
+}
+
+/**
+ * A plan from a scheduler decision; `complete` is guarded to run exactly once.
+ * @public
+ */
+export function planFromDecision(decision: Decision, rotation: EndpointRotation | undefined): ForwardPlan {
+  const target = decision.request.targetModel;
+  const client = decision.clientModel;
+  let completed = false;
+  return {
+    targets: orderTargets([decision.primary, ...decision.fallbacks], rotation),
+    headers: decision.headers,
+    body: decision.body,
+    rewriteModel: target !== client && client !== '' ? { from: target, to: client } : undefined,
+    revoked: decision.revoked,
+    onResponseStart: (info) => { decision.onResponseStart(info); },
+    onUsage: (usage) => { decision.onUsage(usage); },
+    complete: (outcome) => {
+      if (completed) return;
+      completed = true;
+      decision.complete(outcome);
+    },
+  };
+}
+
+/**
+ * FailOpen: forwards to the pool's endpoints in round-robin order, without scheduling, admission
+ * or in-flight accounting. The body is forwarded as received (with the route's model rename, if
+ * any). Returns undefined when the pool has no endpoints to try.
+ * @public
+ */
+export function failOpenPlan(pool: GatewayPool, request: InferenceRequest, modelRewrite: string | undefined, cursor: Map<string, number>, maxAttempts: number): ForwardPlan | undefined {
+  const endpoints = pool.endpoints?.list() ?? [];
+  if (endpoints.length === 0) return undefined;
+  const start = (cursor.get(pool.name) ?? 0) % endpoints.length;
+  cursor.set(pool.name, start + 1);
+  const targets: Endpoint[] = [];
+  for (let i = 0; i < Math.min(maxAttempts, endpoints.length); i++) targets.push(endpoints[(start + i) % endpoints.length] as Endpoint);
+  let body = request.rawBody;
+  if (modelRewrite !== undefined && request.body !== undefined) {
+    body = Buffer.from(JSON.stringify({ ...request.body, model: modelRewrite }));
+  }
+  const noop = (): void => undefined;
+  return {
+    targets: orderTargets(targets, pool.rotation),
+    headers: { [DESTINATION_HEADER]: (targets[0] as Endpoint).address },
+    body,
+    rewriteModel: modelRewrite !== undefined && request.model !== '' ? { from: modelRewrite, to: request.model } : undefined,
+    revoked: undefined,
+    onResponseStart: noop,
+    onUsage: noop,
+    complete: noop,
+  };
+}

@@ -1,0 +1,82 @@
+import type { Clock } from '@switchyard/core';
+
+/**
+ * A request waiting for its scheduling decision; shutdown answers it 503 `rejected-shutting-down`.
+ * @public
+ */
+export interface PendingDecision {
+  /** Answers the client with `REJECTED_SHUTTING_DOWN` and cancels the pick. */
+  shutdown(): void;
+}
+
+/**
+ * Tracks requests by stage so shutdown can reject the queued ones at once and wait for the ones
+ * being forwarded.
+ * @public
+ */
+export class RequestTracker {
+  #shuttingDown = false;
+  readonly #pending = new Set<PendingDecision>();
+  readonly #forwarding = new Set<AbortController>();
+  #drained: (() => void) | undefined;
+
+  /** True once {@link RequestTracker.shutdown} was called. */
+  get shuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
+  /** Requests being forwarded. */
+  get forwarding(): number {
+    return this.#forwarding.size;
+  }
+
+  /** Requests waiting for a decision (queued in flow control included). */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /** Registers a request waiting for its decision. */
+  addPending(entry: PendingDecision): void {
+    this.#pending.add(entry);
+  }
+
+  /** Unregisters a request waiting for its decision. */
+  deletePending(entry: PendingDecision): void {
+    this.#pending.delete(entry);
+  }
+
+  /** Registers a request being forwarded; aborting `controller` cuts it short. */
+  addForwarding(controller: AbortController): void {
+    this.#forwarding.add(controller);
+  }
+
+  /** Unregisters a forwarded request. */
+  deleteForwarding(controller: AbortController): void {
+    this.#forwarding.delete(controller);
+    if (this.#forwarding.size === 0) this.#drained?.();
+  }
+
+  /**
+   * Stops accepting: rejects every pending request, then waits up to `graceMs` for forwarded ones
+   * and aborts whatever is left with `reason`.
+   * @returns the number of forwarded requests that had to be aborted
+   */
+  async shutdown(clock: Clock, graceMs: number, reason: Error): Promise<number> {
+    this.#shuttingDown = true;
+    for (const entry of [...this.#pending]) entry.shutdown();
+    this.#pending.clear();
+    if (this.#forwarding.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = clock.setTimeout(resolve, graceMs);
+        this.#drained = () => {
+          clock.clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.#drained = undefined;
+    const left = [...this.#forwarding];
+    for (const controller of left) controller.abort(reason);
+    return left.length;
+  }
+}

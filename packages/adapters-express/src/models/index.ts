@@ -1,0 +1,4 @@
+export { ModelRegistry } from './registry.js';
+export type { ModelRegistryOptions, ModelRoute, WeightedTarget } from './registry.js';
+export { singlePoolRouter } from './router.js';
+export type { ModelRouter, RouteResolution, ModelInfo } from './router.js';

@@ -1,0 +1,160 @@
+import type { ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { SwitchyardError, errorToResponse, type Endpoint, type Usage } from '@switchyard/core';
+import { createBodyProcessor, type BodyProcessor } from './body-processor.js';
+import { buildClientResponseHead, rawHeader } from './headers.js';
+import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
+
+/**
+ * How one upstream attempt ended.
+ * - `ok`: the whole response was relayed.
+ * - `failed`: it failed before any byte reached the client (retry or answer with an error).
+ * - `broken`: it failed after the response started; the client response was terminated.
+ * - `aborted`: we aborted it (the client left, shutdown, eviction).
+ * @public
+ */
+export type AttemptResult =
+  | { readonly kind: 'ok'; readonly endpoint: Endpoint; readonly status: number; readonly usage: Usage | undefined }
+  | { readonly kind: 'failed'; readonly endpoint: Endpoint; readonly failure: UpstreamFailureKind; readonly error: unknown }
+  | { readonly kind: 'broken'; readonly endpoint: Endpoint; readonly status: number; readonly failure: UpstreamFailureKind; readonly error: unknown }
+  | { readonly kind: 'aborted'; readonly endpoint: Endpoint; readonly headersSent: boolean };
+
+/**
+ * Everything one attempt needs; shared by the attempts of a request.
+ * @public
+ */
+export interface AttemptContext {
+  /** Client response to write to. */
+  readonly res: ServerResponse;
+  /** Request id echoed to the client. */
+  readonly requestId: string;
+  /** Restore the client's model name in the response body. */
+  readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
+  /** Called when the upstream response head arrives, before it is written. */
+  readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+}
+
+/**
+ * undici dispatch handler for one attempt against one endpoint: relays the response head and body
+ * to the client with backpressure (a slow client pauses the upstream socket), watching the body
+ * for usage and restoring the model name.
+ * @public
+ */
+export class ProxyAttempt implements Dispatcher.DispatchHandlers {
+  readonly #ctx: AttemptContext;
+  readonly #endpoint: Endpoint;
+  readonly #done: (r: AttemptResult) => void;
+  #abortUpstream: ((err?: Error) => void) | undefined;
+  #aborted = false;
+  #finished = false;
+  #status = 0;
+  #processor: BodyProcessor | undefined;
+  #resume: (() => void) | undefined;
+  #waitingDrain = false;
+  #contentType = '';
+  #abortReason: Error | undefined;
+
+  constructor(ctx: AttemptContext, endpoint: Endpoint, done: (r: AttemptResult) => void) {
+    this.#ctx = ctx;
+    this.#endpoint = endpoint;
+    this.#done = done;
+  }
+
+  /** Aborts the upstream request (idempotent); the attempt then ends as `aborted`. */
+  abort(reason: Error): void {
+    if (this.#finished || this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    if (this.#abortUpstream !== undefined) this.#abortUpstream(reason);
+  }
+
+  /** True once the response head was written to the client. */
+  get headersSent(): boolean {
+    return this.#processor !== undefined;
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    this.#abortUpstream = abort;
+    if (this.#aborted) abort(new Error('aborted before dispatch'));
+  }
+
+  onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
+    if (status < 200) return true; // 1xx informational heads are not relayed
+    const ctx = this.#ctx;
+    this.#status = status;
+    this.#resume = resume;
+    this.#contentType = (rawHeader(raw, 'content-type') ?? '').toLowerCase();
+    const processor = createBodyProcessor({ contentType: this.#contentType, rewriteModel: ctx.rewriteModel });
+    this.#processor = processor;
+    ctx.onResponseStart(this.#endpoint, status);
+    const head = buildClientResponseHead(raw, this.#endpoint.address, ctx.requestId, processor.rewrites);
+    ctx.res.writeHead(status, head.headers);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    const out = this.#processor?.push(chunk);
+    if (out === undefined || out.length === 0) return true;
+    const res = this.#ctx.res;
+    if (res.destroyed) return true;
+    if (res.write(out)) return true;
+    if (!this.#waitingDrain) {
+      this.#waitingDrain = true;
+      res.once('drain', this.#onDrain);
+    }
+    return false;
+  }
+
+  onComplete(): void {
+    const processor = this.#processor;
+    const tail = processor?.end();
+    const res = this.#ctx.res;
+    if (tail !== undefined && tail.length > 0) res.end(tail);
+    else res.end();
+    this.#finish({ kind: 'ok', endpoint: this.#endpoint, status: this.#status, usage: processor?.usage });
+  }
+
+  onError(error: Error): void {
+    const endpoint = this.#endpoint;
+    if (this.#aborted) {
+      if (this.headersSent) this.#terminate(this.#abortReason ?? error);
+      this.#finish({ kind: 'aborted', endpoint, headersSent: this.headersSent });
+      return;
+    }
+    const failure = classifyUpstreamError(error);
+    if (!this.headersSent) {
+      this.#finish({ kind: 'failed', endpoint, failure, error });
+      return;
+    }
+    const code = failure === 'body-timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE';
+    this.#terminate(new SwitchyardError(code, `upstream ${endpoint.address} failed mid-response (${failure})`, { cause: error }));
+    this.#finish({ kind: 'broken', endpoint, status: this.#status, failure, error });
+  }
+
+  readonly #onDrain = (): void => {
+    this.#waitingDrain = false;
+    this.#resume?.();
+  };
+
+  /**
+   * Ends a response that already started. SSE clients get a final `data: {"error":...}` event
+   * (the official SDKs raise it as an APIError); other responses are cut, so the client cannot
+   * take a truncated body for a complete one.
+   */
+  #terminate(error: unknown): void {
+    const res = this.#ctx.res;
+    if (res.destroyed || res.writableEnded) return;
+    if (this.#contentType.startsWith('text/event-stream')) {
+      res.end(`\n\ndata: ${JSON.stringify(errorToResponse(error).body)}\n\n`);
+      return;
+    }
+    res.destroy();
+  }
+
+  #finish(result: AttemptResult): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    if (this.#waitingDrain) this.#ctx.res.off('drain', this.#onDrain);
+    this.#done(result);
+  }
+}
