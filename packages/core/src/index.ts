@@ -12,4 +12,6 @@ export * from './scheduling/index.js';
 export * from './admission/index.js';
 export * from './saturation/index.js';
 export * from './registry/index.js';
+export * from './plugins/index.js';
+export * from './config/index.js';
 export * from './picker/index.js';

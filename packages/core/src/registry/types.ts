@@ -36,8 +36,11 @@ export interface PluginDefinition<TParams = unknown> {
   readonly type: string;
   /** Validates and defaults the `parameters` object of the config (use strict objects). */
   readonly parameters: z.ZodType<TParams>;
-  /** Builds an instance. May implement several plugin interfaces at once (e.g. a detector that is also a filter). */
-  readonly create: (params: TParams, ctx: PluginFactoryContext) => Plugin;
+  /**
+   * Builds an instance. May implement several plugin interfaces at once (e.g. a detector that is
+   * also a filter). Declared as a method so a `PluginDefinition<X>` fits in a `PluginDefinition[]`.
+   */
+  create(params: TParams, ctx: PluginFactoryContext): Plugin;
   /** Attribute names the instances read; the loader auto-creates a default producer for each that nothing produces. */
   readonly consumes?: readonly string[];
   /** Attribute names the instances write (for producers). */

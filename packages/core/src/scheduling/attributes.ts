@@ -1,8 +1,11 @@
+import type { Endpoint } from '../endpoints/types.js';
+
 /**
  * A typed key for a request attribute. Data producers write attributes, plugins read them.
  * @public
  */
 export interface AttributeKey<T> {
+  /** Attribute name; producers and consumers declare these names. */
   readonly name: string;
   /** @internal phantom field carrying the value type */
   readonly __type?: T;
@@ -60,6 +63,29 @@ export interface PrefixMatchInfo {
 }
 
 /**
+ * In-flight load Switchyard itself dispatched, per endpoint. A view rather than a snapshot map, so
+ * publishing it costs nothing per endpoint.
+ * @public
+ */
+export interface InFlightLoadView {
+  /** Requests dispatched to `endpoint` and not completed. */
+  requests(endpoint: Endpoint): number;
+  /** Tokens of those requests. */
+  tokens(endpoint: Endpoint): number;
+}
+
+/**
+ * Predicted latency of the request on one endpoint.
+ * @public
+ */
+export interface LatencyPrediction {
+  /** Predicted time to first token, ms. */
+  readonly ttftMs: number;
+  /** Predicted time per output token, ms. */
+  readonly tpotMs: number;
+}
+
+/**
  * Well-known attributes shared between packages. Producers in `@switchyard/prefix-index` write
  * `prefixMatch` and `tokens`; core's in-flight producer writes `inFlightLoad`.
  * @public
@@ -74,5 +100,14 @@ export const Attributes = {
   /** Endpoint chosen by an earlier profile of the same cycle (disaggregation: decode pick). */
   peerEndpoint: attributeKey<string>('peer-endpoint'),
   /** Per endpoint id: predicted TTFT and TPOT in ms for this request. */
-  predictedLatency: attributeKey<ReadonlyMap<string, { readonly ttftMs: number; readonly tpotMs: number }>>('predicted-latency'),
+  predictedLatency: attributeKey<ReadonlyMap<string, LatencyPrediction>>('predicted-latency'),
+  /** In-flight requests and tokens per endpoint (written by `inflight-load-producer`). */
+  inFlightLoad: attributeKey<InFlightLoadView>('inflight-load'),
+  /** Endpoint id the request's session is pinned to (written by `session-id-producer`). */
+  sessionEndpoint: attributeKey<string>('session-endpoint'),
+  /**
+   * Headers to set on the response to the client (e.g. `x-session-token`). Lifecycle hooks add
+   * entries in `preRequest`; the picker copies them to `Decision.responseHeaders`.
+   */
+  responseHeaders: attributeKey<Record<string, string>>('response-headers'),
 } as const;

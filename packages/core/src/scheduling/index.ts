@@ -1,6 +1,8 @@
 export { attributeKey, AttributeMap, Attributes } from './attributes.js';
-export type { AttributeKey, PrefixMatchInfo } from './attributes.js';
+export type { AttributeKey, PrefixMatchInfo, InFlightLoadView, LatencyPrediction } from './attributes.js';
 export type { SchedulingRequest } from './request.js';
+export { createSchedulingRequest, DEFAULT_FAIRNESS_ID } from './make-request.js';
+export type { SchedulingRequestInit } from './make-request.js';
 export type {
   CycleContext,
   Plugin,
@@ -17,8 +19,13 @@ export type {
   ResponseStartInfo,
   RequestLifecycle,
   SchedulingProfile,
+  WeightedScorer,
   ProfileHandler,
   StageDecider,
 } from './plugins.js';
 export { TraceRecorder } from './trace.js';
-export type { DecisionTrace, ProfileTrace } from './trace.js';
+export type { DecisionTrace, ProfileTrace, ScorerTrace } from './trace.js';
+export type { ExtensionPoint, PluginObserver } from './observer.js';
+export { Scheduler } from './scheduler.js';
+export type { SchedulerConfig, SchedulerOptions } from './scheduler.js';
+export { orderProducers } from './producer-order.js';

@@ -21,8 +21,16 @@ export interface CycleContext {
  * @public
  */
 export interface Plugin {
+  /** Registry key of the plugin's definition, e.g. `queue-scorer`. */
   readonly type: string;
+  /** Instance name, unique within one configuration (defaults to the type). */
   readonly name: string;
+  /**
+   * Attribute names this instance reads, when they depend on its parameters. The config loader
+   * uses it (falling back to the definition's `consumes`) to order producers and auto-create
+   * missing ones.
+   */
+  readonly consumes?: readonly string[];
 }
 
 /**
@@ -31,6 +39,7 @@ export interface Plugin {
  * @public
  */
 export interface Filter extends Plugin {
+  /** Returns the endpoints that may serve the request (return the input array itself to keep all). */
   filter(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): readonly Endpoint[];
 }
 
@@ -45,7 +54,13 @@ export type ScoreMap = ReadonlyMap<string, number>;
  * @public
  */
 export interface Scorer extends Plugin {
+  /** Scores by endpoint id; values outside [0, 1] are clamped and missing endpoints get 0. */
   score(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): ScoreMap;
+  /**
+   * Optional allocation-free variant the scheduler prefers when present: writes the score of
+   * `endpoints[i]` to `out[i]` (NaN = no score, counted as 0). Must agree with {@link Scorer.score}.
+   */
+  scoreInto?(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void;
 }
 
 /**
@@ -53,7 +68,9 @@ export interface Scorer extends Plugin {
  * @public
  */
 export interface ScoredEndpoint {
+  /** The candidate. */
   readonly endpoint: Endpoint;
+  /** Its total weighted score in the profile. */
   readonly score: number;
 }
 
@@ -63,7 +80,13 @@ export interface ScoredEndpoint {
  * @public
  */
 export interface Picker extends Plugin {
+  /** Returns the targets, primary first; an empty list fails the profile. */
   pick(ctx: CycleContext, request: SchedulingRequest, scored: readonly ScoredEndpoint[]): readonly Endpoint[];
+  /**
+   * Optional allocation-light variant the scheduler prefers when present: `totals[i]` is the
+   * total score of `endpoints[i]`. Must agree with {@link Picker.pick}.
+   */
+  pickFrom?(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], totals: Float64Array): readonly Endpoint[];
 }
 
 /**
@@ -76,6 +99,7 @@ export interface DataProducer extends Plugin {
   readonly produces: readonly string[];
   /** Attribute names this producer reads. */
   readonly consumes: readonly string[];
+  /** Writes attributes into `request.attributes`; may be async (e.g. a remote tokenizer). */
   produce(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], signal?: AbortSignal): void | Promise<void>;
 }
 
@@ -84,7 +108,9 @@ export interface DataProducer extends Plugin {
  * @public
  */
 export interface ProfileResult {
+  /** Picked endpoints, primary first. */
   readonly targets: readonly Endpoint[];
+  /** Every candidate that passed the filters, with its total score (built lazily by the scheduler). */
   readonly scored: readonly ScoredEndpoint[];
 }
 
@@ -104,7 +130,7 @@ export interface SchedulingResult {
  * @public
  */
 export type RequestOutcome =
-  | { readonly kind: 'success'; readonly usage?: Usage }
+  | { readonly kind: 'success'; readonly usage?: Usage | undefined }
   | { readonly kind: 'error'; readonly error?: unknown; readonly status?: number }
   | { readonly kind: 'cancelled' };
 
@@ -113,7 +139,9 @@ export type RequestOutcome =
  * @public
  */
 export interface Usage {
+  /** Prompt (input) tokens. */
   readonly promptTokens: number;
+  /** Generated (output) tokens. */
   readonly completionTokens: number;
   /** Prompt tokens served from the engine's prefix cache, when reported. */
   readonly cachedTokens?: number;
@@ -152,10 +180,25 @@ export interface RequestLifecycle {
  * @public
  */
 export interface SchedulingProfile {
+  /** Profile name, referenced by profile handlers (`default`, `decode`, `prefill`...). */
   readonly name: string;
+  /** Filters, run in order. */
   readonly filters: readonly Filter[];
-  readonly scorers: readonly { readonly scorer: Scorer; readonly weight: number }[];
+  /** Scorers with their (not normalised) weights. */
+  readonly scorers: readonly WeightedScorer[];
+  /** The one picker. */
   readonly picker: Picker;
+}
+
+/**
+ * A scorer with its weight in a profile.
+ * @public
+ */
+export interface WeightedScorer {
+  /** The scorer. */
+  readonly scorer: Scorer;
+  /** Multiplier of its clamped score (default 1 in configs). */
+  readonly weight: number;
 }
 
 /**
@@ -174,6 +217,11 @@ export interface ProfileHandler extends Plugin {
   ): readonly SchedulingProfile[];
   /** Turns the results into the cycle's result; throws a SwitchyardError when it cannot. */
   processResults(ctx: CycleContext, request: SchedulingRequest, results: ReadonlyMap<string, ProfileResult | null>): SchedulingResult;
+  /**
+   * Optional load-time check that the configuration's profiles suit this handler; throws an
+   * `Error` whose message names the problem (the loader adds the config path).
+   */
+  validate?(profiles: ReadonlyMap<string, SchedulingProfile>): void;
 }
 
 /**
@@ -182,5 +230,6 @@ export interface ProfileHandler extends Plugin {
  * @public
  */
 export interface StageDecider extends Plugin {
+  /** True when the stage should run for this request. */
   shouldRun(ctx: CycleContext, request: SchedulingRequest, decodePick: Endpoint): boolean;
 }

@@ -3,13 +3,14 @@
  * @public
  */
 export interface ProfileTrace {
+  /** Profile name. */
   readonly profile: string;
   /** Endpoint ids the profile started with. */
   readonly candidates: readonly string[];
   /** Per filter (in order): the endpoint ids it removed. */
   readonly filters: { readonly name: string; readonly removed: readonly string[] }[];
-  /** Per scorer: weight and raw score per endpoint id (after clamping). */
-  readonly scorers: { readonly name: string; readonly weight: number; readonly scores: Readonly<Record<string, number>> }[];
+  /** Per scorer: weight, raw score (after clamping) and weighted score per endpoint id. */
+  readonly scorers: ScorerTrace[];
   /** Total weighted score per endpoint id. */
   totals: Readonly<Record<string, number>>;
   /** Picked endpoint ids, primary first; empty when the profile failed. */
@@ -19,14 +20,33 @@ export interface ProfileTrace {
 }
 
 /**
+ * One scorer's contribution in a {@link ProfileTrace}.
+ * @public
+ */
+export interface ScorerTrace {
+  /** Scorer instance name. */
+  readonly name: string;
+  /** Its weight in the profile. */
+  readonly weight: number;
+  /** Raw score per endpoint id, clamped to [0, 1]; endpoints the scorer skipped have 0. */
+  readonly scores: Readonly<Record<string, number>>;
+  /** `weight × score` per endpoint id. */
+  readonly weighted: Readonly<Record<string, number>>;
+}
+
+/**
  * Explanation of one decision: per profile, the candidates, what each filter removed, each
  * scorer's raw and weighted scores, and the pick.
  * @public
  */
 export interface DecisionTrace {
+  /** Request id. */
   readonly requestId: string;
+  /** Model after rewrite. */
   readonly targetModel: string;
+  /** Priority from the objective. */
   readonly priority: number;
+  /** Fairness id. */
   readonly fairnessId: string;
   readonly profiles: ProfileTrace[];
   /** Data producers that ran, in order, and any error they logged. */
@@ -39,6 +59,7 @@ export interface DecisionTrace {
  * @public
  */
 export class TraceRecorder {
+  /** The trace being recorded. */
   readonly trace: DecisionTrace;
   #current: ProfileTrace | undefined;
 
@@ -62,9 +83,11 @@ export class TraceRecorder {
     this.#current?.filters.push({ name, removed });
   }
 
-  /** Records one scorer's clamped raw scores. */
+  /** Records one scorer's clamped raw scores (the weighted scores are derived). */
   scorer(name: string, weight: number, scores: Readonly<Record<string, number>>): void {
-    this.#current?.scorers.push({ name, weight, scores });
+    const weighted: Record<string, number> = {};
+    for (const [id, s] of Object.entries(scores)) weighted[id] = weight * s;
+    this.#current?.scorers.push({ name, weight, scores, weighted });
   }
 
   /** Records totals and the pick of the current profile. */

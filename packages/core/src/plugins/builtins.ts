@@ -1,0 +1,60 @@
+import type { PluginDefinition } from '../registry/types.js';
+import { alwaysDisaggMultimodalDeciderPlugin } from './deciders/always-disagg-multimodal-decider.js';
+import { alwaysDisaggPdDeciderPlugin } from './deciders/always-disagg-pd-decider.js';
+import { prefixBasedPdDeciderPlugin } from './deciders/prefix-based-pd-decider.js';
+import { decodeFilterPlugin } from './filters/decode-filter.js';
+import { encodeFilterPlugin } from './filters/encode-filter.js';
+import { labelSelectorFilterPlugin } from './filters/label-selector-filter.js';
+import { prefillFilterPlugin } from './filters/prefill-filter.js';
+import { sessionAffinityFilterPlugin } from './filters/session-affinity-filter.js';
+import { maxScorePickerPlugin } from './pickers/max-score-picker.js';
+import { randomPickerPlugin } from './pickers/random-picker.js';
+import { weightedRandomPickerPlugin } from './pickers/weighted-random-picker.js';
+import { inFlightLoadProducerPlugin } from './producers/inflight-load-producer.js';
+import { predictedLatencyProducerPlugin } from './producers/predicted-latency-producer.js';
+import { sessionIdProducerPlugin } from './producers/session-id-producer.js';
+import { disaggProfileHandlerPlugin } from './profile-handlers/disagg-profile-handler.js';
+import { singleProfileHandlerPlugin } from './profile-handlers/single-profile-handler.js';
+import { activeRequestScorerPlugin } from './scorers/active-request-scorer.js';
+import { kvCacheUtilizationScorerPlugin } from './scorers/kv-cache-utilization-scorer.js';
+import { latencyScorerPlugin } from './scorers/latency-scorer.js';
+import { loadAwareScorerPlugin } from './scorers/load-aware-scorer.js';
+import { loraAffinityScorerPlugin } from './scorers/lora-affinity-scorer.js';
+import { queueScorerPlugin } from './scorers/queue-scorer.js';
+import { runningRequestsSizeScorerPlugin } from './scorers/running-requests-scorer.js';
+import { sessionAffinityScorerPlugin } from './scorers/session-affinity-scorer.js';
+import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
+
+/**
+ * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
+ * profile handlers, stage deciders and data producers. `createDefaultRegistry()` registers them
+ * (plus the saturation detectors).
+ * @public
+ */
+export const builtinPlugins: readonly PluginDefinition[] = [
+  decodeFilterPlugin,
+  prefillFilterPlugin,
+  encodeFilterPlugin,
+  labelSelectorFilterPlugin,
+  sessionAffinityFilterPlugin,
+  queueScorerPlugin,
+  runningRequestsSizeScorerPlugin,
+  kvCacheUtilizationScorerPlugin,
+  loadAwareScorerPlugin,
+  tokenLoadScorerPlugin,
+  activeRequestScorerPlugin,
+  loraAffinityScorerPlugin,
+  sessionAffinityScorerPlugin,
+  latencyScorerPlugin,
+  maxScorePickerPlugin,
+  randomPickerPlugin,
+  weightedRandomPickerPlugin,
+  singleProfileHandlerPlugin,
+  disaggProfileHandlerPlugin,
+  prefixBasedPdDeciderPlugin,
+  alwaysDisaggPdDeciderPlugin,
+  alwaysDisaggMultimodalDeciderPlugin,
+  inFlightLoadProducerPlugin,
+  sessionIdProducerPlugin,
+  predictedLatencyProducerPlugin,
+];

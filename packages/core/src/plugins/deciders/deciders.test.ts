@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { Attributes, alwaysDisaggMultimodalDeciderPlugin, alwaysDisaggPdDeciderPlugin, prefixBasedPdDeciderPlugin, type StageDecider } from '@switchyard/core';
+import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../scheduling/test-fixtures.js';
+
+describe('prefix-based-pd-decider (§12 case 9, bs = 1, prompt of 10 tokens)', () => {
+  const [decode] = endpoints(1);
+  const decide = (cached: number | undefined, params: Record<string, number>): boolean => {
+    const req = schedulingRequest();
+    req.attributes.set(Attributes.promptTokenCount, 10);
+    if (cached !== undefined) {
+      req.attributes.set(Attributes.prefixMatch, new Map([['e0', { matchBlocks: cached, totalBlocks: 10, blockSizeTokens: 1, cachedBlocks: cached }]]));
+    }
+    return (instantiate(prefixBasedPdDeciderPlugin, params) as StageDecider).shouldRun(cycleContext(), req, decode!);
+  };
+  it.each([
+    [8, 5, false],
+    [5, 5, true],
+    [2, 3, true],
+    [10, 1, false],
+  ])('cached %i with threshold %i → %s', (cached, threshold, expected) => {
+    expect(decide(cached, { nonCachedTokens: threshold })).toBe(expected);
+  });
+  it('promptTokens 20 → false', () => {
+    expect(decide(0, { nonCachedTokens: 1, promptTokens: 20 })).toBe(false);
+  });
+  it('is off with threshold 0 and without match info', () => {
+    expect(decide(0, { nonCachedTokens: 0 })).toBe(false);
+    expect(decide(undefined, { nonCachedTokens: 1 })).toBe(false);
+  });
+});
+
+describe('always-disagg deciders', () => {
+  const [decode] = endpoints(1);
+  it('always-disagg-pd-decider always runs prefill', () => {
+    expect((instantiate(alwaysDisaggPdDeciderPlugin) as StageDecider).shouldRun(cycleContext(), schedulingRequest(), decode!)).toBe(true);
+  });
+  it('always-disagg-multimodal-decider runs encode only for chat with media', () => {
+    const d = instantiate(alwaysDisaggMultimodalDeciderPlugin) as StageDecider;
+    const media = schedulingRequest({ request: { prompt: { kind: 'chat', toolsJson: undefined, messages: [{ role: 'user', content: 'look', media: ['image'] }] } } });
+    expect(d.shouldRun(cycleContext(), media, decode!)).toBe(true);
+    expect(d.shouldRun(cycleContext(), schedulingRequest(), decode!)).toBe(false);
+  });
+});

@@ -1,0 +1,10 @@
+export * from './filters/index.js';
+export * from './scorers/index.js';
+export * from './pickers/index.js';
+export * from './profile-handlers/index.js';
+export * from './producers/index.js';
+export * from './deciders/index.js';
+export { builtinPlugins } from './builtins.js';
+export { requestPromptTokens, producedPromptTokens, uncachedPromptTokens } from './request-tokens.js';
+export { sessionStrategySchema, encodeSessionToken, decodeSessionToken, sessionEndpointOf } from './session.js';
+export type { SessionStrategy } from './session.js';

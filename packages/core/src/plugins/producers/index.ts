@@ -1,0 +1,6 @@
+export { inFlightLoadProducerPlugin, poolInFlightLoad } from './inflight-load-producer.js';
+export { sessionIdProducerPlugin } from './session-id-producer.js';
+export { predictedLatencyProducerPlugin, createPredictedLatencyProducer } from './predicted-latency-producer.js';
+export type { PredictedLatencyProducerOptions } from './predicted-latency-producer.js';
+export { createEwmaLatencyPredictor } from './latency-predictor.js';
+export type { LatencyPredictor, LatencySample, EwmaLatencyPredictorOptions } from './latency-predictor.js';

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { Clock } from '../../clock/clock.js';
+import type { Endpoint } from '../../endpoints/types.js';
+import { definePlugin } from '../../registry/types.js';
+import { Attributes, type LatencyPrediction } from '../../scheduling/attributes.js';
+import type { DataProducer, RequestLifecycle } from '../../scheduling/plugins.js';
+import type { SchedulingRequest } from '../../scheduling/request.js';
+import { createEwmaLatencyPredictor, type LatencyPredictor } from './latency-predictor.js';
+
+/**
+ * Options of {@link createPredictedLatencyProducer}.
+ * @public
+ */
+export interface PredictedLatencyProducerOptions {
+  /** Instance name (default `predicted-latency-producer`). */
+  readonly name?: string;
+  /** Time source for TPOT measurement. */
+  readonly clock: Clock;
+  /** The model (default: {@link createEwmaLatencyPredictor}). */
+  readonly predictor?: LatencyPredictor;
+}
+
+interface InFlight {
+  endpoint: Endpoint;
+  firstByteAt: number | undefined;
+  completionTokens: number | undefined;
+}
+
+/**
+ * Creates the producer of the `predicted-latency` attribute: asks `predictor` for every candidate
+ * before scheduling, and feeds it TTFT (first byte − arrival) and TPOT ((end − first byte) /
+ * (output tokens − 1)) from the decision lifecycle.
+ * @public
+ */
+export function createPredictedLatencyProducer(options: PredictedLatencyProducerOptions): DataProducer & RequestLifecycle {
+  const predictor = options.predictor ?? createEwmaLatencyPredictor();
+  const clock = options.clock;
+  const live = new WeakMap<SchedulingRequest, InFlight>();
+  return {
+    type: 'predicted-latency-producer',
+    name: options.name ?? 'predicted-latency-producer',
+    produces: [Attributes.predictedLatency.name],
+    consumes: [],
+    produce(_c, request, endpoints) {
+      let map: Map<string, LatencyPrediction> | undefined;
+      for (const e of endpoints) {
+        const p = predictor.predict(e, request);
+        if (p !== undefined) (map ??= new Map()).set(e.id, p);
+      }
+      if (map !== undefined) request.attributes.set(Attributes.predictedLatency, map);
+    },
+    onResponseStart(request, info) {
+      live.set(request, { endpoint: info.endpoint, firstByteAt: info.at, completionTokens: undefined });
+      predictor.observe(info.endpoint, request, { ttftMs: info.at - request.receivedAt });
+    },
+    onUsage(request, usage) {
+      const s = live.get(request);
+      if (s !== undefined) s.completionTokens = usage.completionTokens;
+    },
+    onComplete(request, outcome) {
+      const s = live.get(request);
+      live.delete(request);
+      if (s === undefined || outcome.kind !== 'success') return;
+      const tokens = s.completionTokens ?? (outcome.usage === undefined ? undefined : outcome.usage.completionTokens);
+      if (tokens === undefined || tokens < 2 || s.firstByteAt === undefined) return;
+      predictor.observe(s.endpoint, request, { tpotMs: (clock.now() - s.firstByteAt) / (tokens - 1) });
+    },
+  };
+}
+
+/**
+ * `predicted-latency-producer`: per-endpoint TTFT/TPOT predictions for `latency-scorer`, learned
+ * online from the requests Switchyard routes (EWMA with weight `alpha`). Auto-created when
+ * `latency-scorer` is configured.
+ * @public
+ */
+export const predictedLatencyProducerPlugin = definePlugin({
+  type: 'predicted-latency-producer',
+  description: 'Online per-endpoint TTFT/TPOT predictions (EWMA of observations).',
+  produces: [Attributes.predictedLatency.name],
+  defaultProducerFor: [Attributes.predictedLatency.name],
+  parameters: z.strictObject({
+    /** Weight of a new observation, in (0, 1]. */
+    alpha: z.number().gt(0).max(1).default(0.2),
+  }),
+  create: (p, ctx) => createPredictedLatencyProducer({ name: ctx.name, clock: ctx.clock, predictor: createEwmaLatencyPredictor({ alpha: p.alpha }) }),
+});

@@ -1,0 +1,3 @@
+export { singleProfileHandlerPlugin, createSingleProfileHandler, SINGLE_PROFILE_HANDLER } from './single-profile-handler.js';
+export { disaggProfileHandlerPlugin } from './disagg-profile-handler.js';
+export type { DisaggDecisionType, DisaggProfileHandler } from './disagg-profile-handler.js';

@@ -1,0 +1,12 @@
+export { arrayScorer } from './scorer-base.js';
+export type { ScoreIntoFn } from './scorer-base.js';
+export { queueScorerPlugin } from './queue-scorer.js';
+export { runningRequestsSizeScorerPlugin } from './running-requests-scorer.js';
+export { kvCacheUtilizationScorerPlugin } from './kv-cache-utilization-scorer.js';
+export { loadAwareScorerPlugin } from './load-aware-scorer.js';
+export { tokenLoadScorerPlugin } from './token-load-scorer.js';
+export { activeRequestScorerPlugin } from './active-request-scorer.js';
+export { loraAffinityScorerPlugin } from './lora-affinity-scorer.js';
+export { sessionAffinityScorerPlugin } from './session-affinity-scorer.js';
+export { latencyScorerPlugin } from './latency-scorer.js';
+export type { LatencyScorerParameters } from './latency-scorer.js';

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { SESSION_TOKEN_HEADER } from '../../headers/names.js';
+import { definePlugin } from '../../registry/types.js';
+import { Attributes } from '../../scheduling/attributes.js';
+import type { RequestLifecycle, Scorer } from '../../scheduling/plugins.js';
+import { encodeSessionToken, sessionConsumes, sessionEndpointOf, sessionStrategySchema } from '../session.js';
+import { arrayScorer } from './scorer-base.js';
+
+/**
+ * `session-affinity-scorer`: 1 for the endpoint the request's session is pinned to, 0 for the
+ * rest. With `encoded_endpoint_header` (default) the pin is the base64 endpoint id in
+ * `x-session-token`, and the response carries a fresh token for the chosen endpoint (of
+ * `profileName`, default the primary profile). With `session_id` the pin comes from the
+ * server-side map of `session-id-producer`.
+ * @public
+ */
+export const sessionAffinityScorerPlugin = definePlugin({
+  type: 'session-affinity-scorer',
+  description: 'Prefers the endpoint the session is pinned to.',
+  parameters: z.strictObject({
+    /** Where the session pin comes from. */
+    strategy: sessionStrategySchema.default('encoded_endpoint_header'),
+    /** Profile whose pick becomes the session endpoint (default: the primary profile). */
+    profileName: z.string().min(1).optional(),
+  }),
+  create: (p, ctx): Scorer & RequestLifecycle => {
+    const base = arrayScorer(
+      'session-affinity-scorer',
+      ctx.name,
+      (_c, request, endpoints, out) => {
+        const pinned = sessionEndpointOf(request, p.strategy);
+        for (let i = 0; i < endpoints.length; i++) out[i] = pinned !== undefined && endpoints[i]?.id === pinned ? 1 : 0;
+      },
+      { consumes: sessionConsumes(p.strategy) },
+    );
+    if (p.strategy !== 'encoded_endpoint_header') return base;
+    return {
+      ...base,
+      preRequest(_c, request, result) {
+        const target = result.profileResults.get(p.profileName ?? result.primaryProfileName)?.targets[0];
+        if (target === undefined) return;
+        let headers = request.attributes.get(Attributes.responseHeaders);
+        if (headers === undefined) {
+          headers = {};
+          request.attributes.set(Attributes.responseHeaders, headers);
+        }
+        headers[SESSION_TOKEN_HEADER] = encodeSessionToken(target.id);
+      },
+    };
+  },
+});

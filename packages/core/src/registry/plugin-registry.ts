@@ -1,0 +1,72 @@
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type { PluginDefinition } from './types.js';
+
+/**
+ * Options of {@link PluginRegistry.register}.
+ * @public
+ */
+export interface RegisterOptions {
+  /** Replace an existing definition of the same type instead of failing. */
+  readonly replace?: boolean;
+}
+
+/**
+ * Maps plugin `type` names to their {@link PluginDefinition}. The config loader builds plugin
+ * instances from it; built-ins and user plugins are registered the same way.
+ * @example
+ * ```ts
+ * const registry = createDefaultRegistry();
+ * registry.register(myScorerDefinition);
+ * const config = loadConfig(yamlText, { registry, pool });
+ * ```
+ * @public
+ */
+export class PluginRegistry {
+  readonly #defs = new Map<string, PluginDefinition>();
+
+  /**
+   * Adds a definition.
+   * @throws SwitchyardError `CONFIG_INVALID` when the type is already registered (unless `replace`)
+   */
+  register(definition: PluginDefinition, options: RegisterOptions = {}): this {
+    if (typeof definition.type !== 'string' || definition.type === '') {
+      throw new SwitchyardError('CONFIG_INVALID', 'plugin definition: type must be a non-empty string');
+    }
+    if (this.#defs.has(definition.type) && options.replace !== true) {
+      throw new SwitchyardError('CONFIG_INVALID', `plugin type "${definition.type}" is already registered (pass { replace: true } to override it)`);
+    }
+    this.#defs.set(definition.type, definition);
+    return this;
+  }
+
+  /** Adds several definitions (see {@link PluginRegistry.register}). */
+  registerAll(definitions: Iterable<PluginDefinition>, options: RegisterOptions = {}): this {
+    for (const d of definitions) this.register(d, options);
+    return this;
+  }
+
+  /** The definition of `type`, or undefined. */
+  get(type: string): PluginDefinition | undefined {
+    return this.#defs.get(type);
+  }
+
+  /** True when `type` is registered. */
+  has(type: string): boolean {
+    return this.#defs.has(type);
+  }
+
+  /** Registered types, sorted. */
+  types(): string[] {
+    return [...this.#defs.keys()].sort();
+  }
+
+  /** Every registered definition, in registration order. */
+  definitions(): PluginDefinition[] {
+    return [...this.#defs.values()];
+  }
+
+  /** A copy of this registry, so callers can add plugins without touching a shared one. */
+  clone(): PluginRegistry {
+    return new PluginRegistry().registerAll(this.#defs.values());
+  }
+}
