@@ -6,3 +6,5 @@ export * from './api/index.js';
 export * from './hashing/index.js';
 export * from './table/index.js';
 export * from './approximate/index.js';
+export * from './kv-events/index.js';
+export * from './precise/index.js';
