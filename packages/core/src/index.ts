@@ -7,6 +7,7 @@ export * from './errors/index.js';
 export * from './headers/index.js';
 export * from './request/index.js';
 export * from './objectives/index.js';
+export * from './model-metrics/index.js';
 export * from './endpoints/index.js';
 export * from './scheduling/index.js';
 export * from './admission/index.js';

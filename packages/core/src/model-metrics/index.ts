@@ -1,0 +1,12 @@
+export type { MetricType, Sample, MetricFamily, PrometheusParseResult, PrometheusParseOptions } from './types.js';
+export { parsePrometheusText, parsePrometheusExposition } from './prometheus-text.js';
+export { formatPrometheusText, formatSampleValue } from './format.js';
+export { indexSamples, labelsMatch, histogramSeries } from './samples.js';
+export type { HistogramSeries } from './samples.js';
+export { ENGINE_METRIC_MAPPINGS, mappingMetricNames } from './engine-mappings.js';
+export type { MetricSelector, CacheInfoSelector, EngineMetricMapping } from './engine-mappings.js';
+export { extractEndpointMetrics, missingCoreMetrics } from './extract.js';
+export { createHttpMetricsFetcher } from './http-fetcher.js';
+export type { MetricsFetcher, HttpMetricsFetcher, HttpMetricsFetcherOptions } from './http-fetcher.js';
+export { MetricsScraper, MIN_SCRAPE_INTERVAL_MS } from './scraper.js';
+export type { MetricsScraperOptions, MetricsScraperEvents, ScrapeStatus } from './scraper.js';

@@ -1,0 +1,249 @@
+import { EventEmitter } from 'eventemitter3';
+import { systemClock, type Clock, type TimerHandle } from '../clock/clock.js';
+import { joinHostPort } from '../endpoints/address.js';
+import type { EndpointPool } from '../endpoints/pool.js';
+import type { Endpoint, EndpointMetrics, EngineType } from '../endpoints/types.js';
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import { ENGINE_METRIC_MAPPINGS, mappingMetricNames, type EngineMetricMapping } from './engine-mappings.js';
+import { extractEndpointMetrics, missingCoreMetrics } from './extract.js';
+import { createHttpMetricsFetcher, type MetricsFetcher } from './http-fetcher.js';
+import { parsePrometheusText } from './prometheus-text.js';
+import { indexSamples } from './samples.js';
+
+/** Smallest allowed poll interval (llm-d's `--refresh-metrics-interval` floor). @public */
+export const MIN_SCRAPE_INTERVAL_MS = 50;
+
+/**
+ * Options of {@link MetricsScraper}.
+ * @public
+ */
+export interface MetricsScraperOptions {
+  /** Pool whose endpoints are polled; membership changes are followed. */
+  readonly pool: EndpointPool;
+  /** Time source for intervals, timeouts and staleness. @defaultValue systemClock */
+  readonly clock?: Clock;
+  /** Poll interval per endpoint, at least 50 ms. @defaultValue 50 */
+  readonly intervalMs?: number;
+  /** Per-poll timeout. @defaultValue 1000 */
+  readonly timeoutMs?: number;
+  /** Metrics path. @defaultValue '/metrics' */
+  readonly path?: string;
+  /** Cap of the exponential backoff after failures. @defaultValue 2000 */
+  readonly maxBackoffMs?: number;
+  /** Transport. @defaultValue a keep-alive `node:http` fetcher ({@link createHttpMetricsFetcher}) */
+  readonly fetch?: MetricsFetcher;
+  /** Mapping overrides per engine type (e.g. a fork with renamed metrics). */
+  readonly mappings?: Partial<Record<EngineType, EngineMetricMapping>>;
+}
+
+/**
+ * Scrape health of one endpoint.
+ * @public
+ */
+export interface ScrapeStatus {
+  /** Clock time of the last successful scrape, or undefined before the first one. */
+  readonly lastSuccessAt: number | undefined;
+  /** Error of the last failed scrape (cleared by a success). */
+  readonly lastError: SwitchyardError | undefined;
+  /** Failures since the last success. */
+  readonly consecutiveFailures: number;
+  /** Whether a poll is in flight right now. */
+  readonly polling: boolean;
+}
+
+/**
+ * Events of {@link MetricsScraper}.
+ * @public
+ */
+export interface MetricsScraperEvents {
+  /** A scrape succeeded and `pool.setMetrics` was called. */
+  scrape: [endpoint: Endpoint, metrics: EndpointMetrics];
+  /** A scrape failed; the next poll is delayed by the backoff. */
+  error: [endpoint: Endpoint, error: SwitchyardError, consecutiveFailures: number];
+}
+
+interface State {
+  readonly id: string;
+  timer: TimerHandle | undefined;
+  abort: AbortController | undefined;
+  inFlight: Promise<void> | undefined;
+  lastSuccessAt: number | undefined;
+  lastError: SwitchyardError | undefined;
+  failures: number;
+  stopped: boolean;
+}
+
+/**
+ * Polls every endpoint of a pool for model-server metrics and pushes them with
+ * `pool.setMetrics`. One poll per endpoint at a time; the next poll is due `intervalMs` after the
+ * previous one started (or right after it finished, if it took longer). Failures back off
+ * exponentially (`intervalMs · 2^failures`, capped) and reset on success. Users with their own
+ * telemetry skip the scraper and call `pool.setMetrics` themselves.
+ * @public
+ */
+export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
+  readonly #pool: EndpointPool;
+  readonly #clock: Clock;
+  readonly #interval: number;
+  readonly #timeout: number;
+  readonly #path: string;
+  readonly #maxBackoff: number;
+  readonly #fetch: MetricsFetcher;
+  readonly #closeFetcher: (() => void) | undefined;
+  readonly #mappings: Readonly<Record<EngineType, EngineMetricMapping>>;
+  readonly #filters = new Map<EngineMetricMapping, (name: string) => boolean>();
+  readonly #states = new Map<string, State>();
+  #running = false;
+
+  /** @throws SwitchyardError `CONFIG_INVALID` on an interval below 50 ms or a non-positive timeout */
+  constructor(options: MetricsScraperOptions) {
+    super();
+    const interval = options.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
+    const timeout = options.timeoutMs ?? 1000;
+    if (!Number.isFinite(interval) || interval < MIN_SCRAPE_INTERVAL_MS) {
+      throw new SwitchyardError('CONFIG_INVALID', `metrics scraper intervalMs must be a number >= ${MIN_SCRAPE_INTERVAL_MS}, got ${String(interval)}`);
+    }
+    if (!Number.isFinite(timeout) || timeout <= 0) throw new SwitchyardError('CONFIG_INVALID', `metrics scraper timeoutMs must be a positive number, got ${String(timeout)}`);
+    this.#pool = options.pool;
+    this.#clock = options.clock ?? systemClock;
+    this.#interval = interval;
+    this.#timeout = timeout;
+    this.#path = options.path ?? '/metrics';
+    this.#maxBackoff = Math.max(interval, options.maxBackoffMs ?? 2000);
+    if (options.fetch === undefined) {
+      const fetcher = createHttpMetricsFetcher();
+      this.#fetch = fetcher;
+      this.#closeFetcher = () => { fetcher.close(); };
+    } else {
+      this.#fetch = options.fetch;
+      this.#closeFetcher = undefined;
+    }
+    this.#mappings = { ...ENGINE_METRIC_MAPPINGS, ...options.mappings };
+  }
+
+  /** Starts polling every current endpoint and follows pool membership. Idempotent. */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#pool.on('added', this.#onAdded);
+    this.#pool.on('removed', this.#onRemoved);
+    for (const ep of this.#pool.list()) this.#onAdded(ep);
+  }
+
+  /** Stops polling, aborts polls in flight and resolves once they have settled. */
+  async stop(): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    this.#pool.off('added', this.#onAdded);
+    this.#pool.off('removed', this.#onRemoved);
+    const pending = [...this.#states.values()].map((s) => this.#halt(s));
+    this.#states.clear();
+    await Promise.all(pending);
+    this.#closeFetcher?.();
+  }
+
+  /** Milliseconds since the last successful scrape of `id`; Infinity before the first; undefined for unknown ids. */
+  staleness(id: string): number | undefined {
+    const s = this.#states.get(id);
+    if (s === undefined) return undefined;
+    return s.lastSuccessAt === undefined ? Infinity : this.#clock.now() - s.lastSuccessAt;
+  }
+
+  /** Scrape health of `id`, or undefined when it is not being scraped. */
+  status(id: string): ScrapeStatus | undefined {
+    const s = this.#states.get(id);
+    if (s === undefined) return undefined;
+    return { lastSuccessAt: s.lastSuccessAt, lastError: s.lastError, consecutiveFailures: s.failures, polling: s.inFlight !== undefined };
+  }
+
+  /** URL polled for an endpoint. */
+  urlOf(endpoint: Endpoint): string {
+    return `http://${joinHostPort(endpoint.ip, endpoint.metricsPort)}${this.#path}`;
+  }
+
+  readonly #onAdded = (endpoint: Endpoint): void => {
+    if (this.#states.has(endpoint.id)) return;
+    const state: State = { id: endpoint.id, timer: undefined, abort: undefined, inFlight: undefined, lastSuccessAt: undefined, lastError: undefined, failures: 0, stopped: false };
+    this.#states.set(endpoint.id, state);
+    this.#poll(state);
+  };
+
+  readonly #onRemoved = (endpoint: Endpoint): void => {
+    const state = this.#states.get(endpoint.id);
+    if (state === undefined) return;
+    this.#states.delete(endpoint.id);
+    void this.#halt(state);
+  };
+
+  #halt(state: State): Promise<void> {
+    state.stopped = true;
+    if (state.timer !== undefined) this.#clock.clearTimeout(state.timer);
+    state.timer = undefined;
+    state.abort?.abort(new Error('scraper stopped'));
+    return state.inFlight ?? Promise.resolve();
+  }
+
+  #poll(state: State): void {
+    state.timer = undefined;
+    const endpoint = this.#pool.get(state.id);
+    if (state.stopped || endpoint === undefined) return;
+    const startedAt = this.#clock.now();
+    state.inFlight = this.#scrape(state, endpoint).finally(() => {
+      state.inFlight = undefined;
+      if (state.stopped) return;
+      const delay = state.failures === 0
+        ? Math.max(0, this.#interval - (this.#clock.now() - startedAt))
+        : Math.min(this.#maxBackoff, this.#interval * 2 ** Math.min(state.failures, 30));
+      state.timer = this.#clock.setTimeout(() => { this.#poll(state); }, delay);
+    });
+  }
+
+  async #scrape(state: State, endpoint: Endpoint): Promise<void> {
+    const url = this.urlOf(endpoint);
+    const abort = new AbortController();
+    state.abort = abort;
+    const timer = this.#clock.setTimeout(() => {
+      abort.abort(new Error(`timed out after ${this.#timeout} ms`));
+    }, this.#timeout);
+    try {
+      const text = await this.#fetch(url, abort.signal);
+      if (state.stopped) return;
+      if (abort.signal.aborted) throw abort.signal.reason;
+      const mapping = this.#mappings[endpoint.engineType];
+      const index = indexSamples(parsePrometheusText(text, { filter: this.#filterFor(mapping) }));
+      const missing = missingCoreMetrics(mapping, index);
+      if (missing.length === 3) throw new Error(`no ${endpoint.engineType} metrics in the response (expected ${missing.join(', ')})`);
+      const metrics = extractEndpointMetrics(mapping, index, this.#clock.now(), endpoint.metrics);
+      state.failures = 0;
+      state.lastError = undefined;
+      state.lastSuccessAt = this.#clock.now();
+      this.#pool.setMetrics(endpoint.id, metrics);
+      this.emit('scrape', endpoint, metrics);
+    } catch (err) {
+      if (state.stopped) return;
+      // Not stopped, so an abort can only be the timeout; transports report aborts generically.
+      const cause: unknown = abort.signal.aborted ? abort.signal.reason : err;
+      const detail = cause instanceof Error ? cause.message : String(cause);
+      const error = new SwitchyardError(abort.signal.aborted ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE', `metrics scrape of endpoint "${endpoint.id}" (${url}) failed: ${detail}`, { cause });
+      state.failures++;
+      state.lastError = error;
+      this.emit('error', endpoint, error, state.failures);
+    } finally {
+      this.#clock.clearTimeout(timer);
+      state.abort = undefined;
+    }
+  }
+
+  #filterFor(mapping: EngineMetricMapping): (name: string) => boolean {
+    let filter = this.#filters.get(mapping);
+    if (filter === undefined) {
+      // Families are keyed by their declared name, which may drop a suffix of the sample name
+      // (an `info` family `x` owns sample `x_info`), so accept those stems too.
+      const names = mappingMetricNames(mapping);
+      for (const n of [...names]) for (const suffix of ['_info', '_total']) if (n.endsWith(suffix)) names.add(n.slice(0, -suffix.length));
+      filter = (name) => names.has(name);
+      this.#filters.set(mapping, filter);
+    }
+    return filter;
+  }
+}
