@@ -6,3 +6,5 @@
 export * from './util/index.js';
 export * from './tokens/index.js';
 export * from './engine/index.js';
+export * from './server/index.js';
+export * from './cli/index.js';

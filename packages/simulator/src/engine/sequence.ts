@@ -28,6 +28,8 @@ export interface EngineRequestView {
   readonly blockTable: readonly number[];
   /** Times preempted. */
   readonly preemptions: number;
+  /** Prompt tokens reused from the prefix cache at first scheduling (0 before). */
+  readonly cachedTokens: number;
 }
 
 /**

@@ -1,0 +1,2 @@
+export { runCli } from './run.js';
+export type { CliIo } from './types.js';
