@@ -4,3 +4,4 @@
  */
 export * from './wire/index.js';
 export * from './stream/index.js';
+export * from './grpc/index.js';

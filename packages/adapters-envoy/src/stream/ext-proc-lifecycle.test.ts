@@ -78,6 +78,12 @@ describe('ExtProcStream response path', () => {
     expect(record.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 7, completionTokens: 10 } }]);
   });
 
+  it("adds the decision's response headers to the response header reply", async () => {
+    const { sink, s } = await scheduled({ responseHeaders: { 'x-session-token': 'tok' } });
+    s.receive(respHeaders({ ':status': '200', 'content-type': 'application/json' }));
+    expect(setHeaders(sink.replies[0]!.response_headers!.response.header_mutation)).toEqual({ 'x-session-token': 'tok' });
+  });
+
   it('reports the served endpoint from envoy.lb metadata', async () => {
     const { s, record } = await scheduled({ fallbacks: 1 });
     s.receive(respHeaders({ ':status': '200', 'content-type': 'application/json' }, false, served('10.0.0.2:8000')));

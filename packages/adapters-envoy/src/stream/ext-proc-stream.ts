@@ -1,27 +1,22 @@
 import {
   DEFAULT_MAX_BODY_BYTES,
-  DESTINATION_SERVED_HEADER,
-  DESTINATION_SUBSET_KEY,
-  ENVOY_LB_NAMESPACE,
-  SUBSET_HINT_NAMESPACE,
   SwitchyardError,
   isSwitchyardError,
   parseRequest,
   systemClock,
   type Clock,
   type Decision,
-  type Endpoint,
   type PickOptions,
   type RequestOutcome,
 } from '@switchyard/core';
 import { headerMapToRecord } from '../wire/headers.js';
 import { immediateResponseFor } from '../wire/immediate.js';
-import type { ProcessingRequest, ProcessingResponse, WireMetadata } from '../wire/messages.js';
+import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
 import { STREAMED_BODY_CHUNK_BYTES, bodyChunkResponses, trailersResponse } from '../wire/responses.js';
-import { readAddressList, readString } from '../wire/struct.js';
 import { forwardHeadersResponse } from './forward-headers.js';
 import { pickHeaderOnly } from './header-only.js';
 import { ResponsePhase, type ResponseEnd } from './response-phase.js';
+import { readStreamMetadata, resolveServedEndpoint } from './stream-metadata.js';
 import type { ExtProcSink, ExtProcStreamOptions } from './types.js';
 
 /**
@@ -114,12 +109,15 @@ export class ExtProcStream {
   /** The server is shutting down: a request waiting for a decision is answered 503 `rejected-shutting-down`. */
   shutdown(): void {
     this.#shuttingDown = true;
-    if (this.#phase === 'scheduling') this.#abort.abort(new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down'));
+    if (this.#phase === 'scheduling') this.#abort.abort(SHUTTING_DOWN());
   }
 
   #dispatch(m: ProcessingRequest): void {
     if (this.#phase === 'done') return;
-    this.#readMetadata(m.metadata_context);
+    // Metadata is re-read on every message, as the proxy may attach it to any of them.
+    const meta = readStreamMetadata(m.metadata_context);
+    if (meta.subsetHint !== undefined) this.#subsetHint = meta.subsetHint;
+    if (meta.served !== undefined) this.#served = meta.served;
     if (m.request_headers !== undefined) this.#onRequestHeaders(m.request_headers.headers, m.request_headers.end_of_stream === true);
     else if (m.request_body !== undefined) this.#onRequestBody(m.request_body.body, m.request_body.end_of_stream === true);
     else if (m.request_trailers !== undefined) this.#onRequestTrailers();
@@ -128,32 +126,20 @@ export class ExtProcStream {
     else if (m.response_trailers !== undefined) this.#responseEnded(this.#responseOrEcho().trailers());
   }
 
-  #readMetadata(meta: WireMetadata | undefined): void {
-    const fm = meta?.filter_metadata;
-    if (fm === undefined) return;
-    const hint = readAddressList(fm[SUBSET_HINT_NAMESPACE], DESTINATION_SUBSET_KEY);
-    if (hint !== undefined) this.#subsetHint = hint;
-    const served = readString(fm[ENVOY_LB_NAMESPACE], DESTINATION_SERVED_HEADER);
-    if (served !== undefined) this.#served = served;
-  }
-
   #onRequestHeaders(map: Parameters<typeof headerMapToRecord>[0], endOfStream: boolean): void {
     this.#headers = headerMapToRecord(map);
     const path = this.#headers[':path'] ?? '/';
     const q = path.indexOf('?');
     this.#path = q === -1 ? path : path.slice(0, q);
-    if (!endOfStream) {
-      this.#phase = 'request-body';
-      return;
-    }
-    // Header-only request (GET and friends): nothing to schedule on, so pick a ready endpoint.
+    this.#phase = 'request-body';
+    if (endOfStream) this.#routeHeaderOnly();
+  }
+
+  /** A request without body (GET and friends) has nothing to schedule on: pick a ready endpoint. */
+  #routeHeaderOnly(): void {
     const target = this.#shuttingDown ? undefined : pickHeaderOnly(this.#o.pool, this.#subsetHint, this.#o.random ?? Math.random);
     if (target === undefined) {
-      this.#reject(
-        this.#shuttingDown
-          ? new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down')
-          : new SwitchyardError('REJECTED_NO_ENDPOINTS', 'no ready endpoint for a request without body'),
-      );
+      this.#reject(this.#shuttingDown ? SHUTTING_DOWN() : new SwitchyardError('REJECTED_NO_ENDPOINTS', 'no ready endpoint for a request without body'));
       return;
     }
     this.#send(forwardHeadersResponse({ targets: [target], decisionHeaders: {}, requestHeaders: this.#headers, bodyLength: undefined, requestId: undefined, echo: this.#o.echoHeaders ?? true }));
@@ -162,7 +148,6 @@ export class ExtProcStream {
 
   #onRequestBody(body: Uint8Array | undefined, endOfStream: boolean): void {
     if (this.#phase !== 'request-body' && this.#phase !== 'request-headers') return;
-    this.#phase = 'request-body';
     if (body !== undefined && body.length > 0) {
       this.#bodyBytes += body.length;
       const max = this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -186,7 +171,7 @@ export class ExtProcStream {
     const body = this.#chunks.length === 1 && this.#chunks[0] !== undefined ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#bodyBytes);
     this.#chunks = [];
     if (this.#shuttingDown) {
-      this.#reject(new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down'));
+      this.#reject(SHUTTING_DOWN());
       return;
     }
     this.#phase = 'scheduling';
@@ -254,13 +239,14 @@ export class ExtProcStream {
     this.#response = new ResponsePhase(headers, {
       restore: rewritten ? { target: d.request.targetModel, client: d.clientModel } : undefined,
       requestedStream: d?.request.request.stream ?? false,
+      setHeaders: d?.responseHeaders ?? {},
       maxBufferBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       chunkBytes: this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES,
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),
     });
     this.#phase = 'response';
-    if (d !== undefined) d.onResponseStart({ endpoint: this.#servedEndpoint(d), status: this.#response.status, at: this.#clock.now() });
+    if (d !== undefined) d.onResponseStart({ endpoint: resolveServedEndpoint(this.#served, d, this.#o.pool), status: this.#response.status, at: this.#clock.now() });
     if (endOfStream) this.#responseEnded(this.#response.endWithoutBody());
   }
 
@@ -268,14 +254,6 @@ export class ExtProcStream {
   #responseOrEcho(): ResponsePhase {
     if (this.#response === undefined) this.#onResponseHeaders({}, false);
     return this.#response as ResponsePhase;
-  }
-
-  #servedEndpoint(d: Decision): Endpoint {
-    const served = this.#served;
-    if (served === undefined || served === d.primary.address) return d.primary;
-    for (const f of d.fallbacks) if (f.address === served) return f;
-    for (const e of this.#o.pool?.list() ?? []) if (e.address === served) return e;
-    return d.primary;
   }
 
   #responseEnded(end: ResponseEnd | undefined): void {
@@ -318,3 +296,4 @@ export class ExtProcStream {
 }
 
 const EMPTY = new Uint8Array(0);
+const SHUTTING_DOWN = (): SwitchyardError => new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down');

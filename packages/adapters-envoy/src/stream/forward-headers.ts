@@ -49,7 +49,8 @@ export function destinationValue(targets: readonly Endpoint[]): string {
  * @public
  */
 export function forwardHeadersResponse(plan: ForwardPlan): ProcessingResponse {
-  const destination = destinationValue(plan.targets);
+  // The picker may already have formatted the destination; header and metadata must be identical.
+  const destination = plan.decisionHeaders[DESTINATION_HEADER] ?? destinationValue(plan.targets);
   const set = new Map<string, string>();
   set.set(DESTINATION_HEADER, destination);
   for (const [name, value] of Object.entries(plan.decisionHeaders)) {

@@ -1,4 +1,5 @@
 import type { Usage } from '@switchyard/core';
+import { setHeader } from '../wire/headers.js';
 import type { ProcessingResponse } from '../wire/messages.js';
 import { bodyChunkResponses, headersResponse, trailersResponse } from '../wire/responses.js';
 import { ModelNameRestorer } from './model-restore.js';
@@ -31,6 +32,8 @@ export interface ResponsePhaseOptions {
   readonly maxBufferBytes: number;
   /** Largest chunk sent back. */
   readonly chunkBytes: number;
+  /** Headers to add to the response (the decision's `responseHeaders`, e.g. a session token). */
+  readonly setHeaders: Readonly<Record<string, string>>;
   /** Sends a reply to the proxy. */
   readonly send: (message: ProcessingResponse) => void;
   /** Usage became known (SSE usage is reported once, at the end). */
@@ -69,7 +72,8 @@ export class ResponsePhase {
     else this.#mode = 'echo';
     this.#restorer = options.restore === undefined ? undefined : new ModelNameRestorer(options.restore.target, options.restore.client);
     this.#scanner = this.#mode === 'sse' ? new SseUsageScanner() : undefined;
-    options.send(headersResponse('response'));
+    const set = Object.entries(options.setHeaders);
+    options.send(headersResponse('response', set.length === 0 ? {} : { mutation: { set_headers: set.map(([k, v]) => setHeader(k, v)) } }));
   }
 
   /** HTTP status of the response. */

@@ -29,6 +29,8 @@ export interface FakeSchedulerOptions {
   readonly error?: Error;
   /** Extra decision headers. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Decision response headers. */
+  readonly responseHeaders?: Readonly<Record<string, string>>;
 }
 
 /** Observable record of one decision. */
@@ -98,6 +100,7 @@ export class FakeScheduler implements RequestScheduler {
       fallbacks: rest.slice(0, this.options.fallbacks ?? 0),
       result: { profileResults: new Map(), primaryProfileName: 'default' },
       headers: { ...(this.options.headers ?? {}) },
+      responseHeaders: { ...(this.options.responseHeaders ?? {}) },
       body,
       clientModel: request.model,
       trace: undefined,

@@ -1,0 +1,4 @@
+export { startEppServer } from './server.js';
+export type { EppServer, EppServerOptions, EppServerStats, EppTlsOptions, EppKeepaliveOptions } from './options.js';
+export { HealthState, ServingStatus, EXT_PROC_SERVICE_NAME } from './health.js';
+export type { ServingStatusValue, HealthStateEvents } from './health.js';

@@ -1,0 +1,90 @@
+import type { Clock } from '@switchyard/core';
+import type { ExtProcStreamOptions } from '../stream/types.js';
+import type { HealthState } from './health.js';
+
+/**
+ * TLS material for the gRPC port (PEM contents, not paths). Without it the port is plaintext.
+ * @public
+ */
+export interface EppTlsOptions {
+  /** Certificate chain, PEM. */
+  readonly cert: string | Uint8Array;
+  /** Private key, PEM. */
+  readonly key: string | Uint8Array;
+}
+
+/**
+ * HTTP/2 keepalive pings from the server, which detect dead proxy connections.
+ * @public
+ */
+export interface EppKeepaliveOptions {
+  /** Ping after this much idle time. Default 30,000 ms. */
+  readonly timeMs?: number;
+  /** Drop the connection when a ping is not answered within this time. Default 10,000 ms. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Options of {@link startEppServer}: the stream options plus where and how to listen.
+ * @public
+ */
+export interface EppServerOptions extends ExtProcStreamOptions {
+  /** Interface to bind. Default `0.0.0.0`. */
+  readonly host?: string | undefined;
+  /** gRPC port (ext_proc and health). Default 9002; 0 picks a free port. */
+  readonly port?: number | undefined;
+  /** Serve TLS with this certificate; plaintext when absent. */
+  readonly tls?: EppTlsOptions | undefined;
+  /** Keepalive settings. */
+  readonly keepalive?: EppKeepaliveOptions | undefined;
+  /** Most concurrent streams per proxy connection (HTTP/2 setting). Default: no limit. */
+  readonly maxConcurrentStreams?: number | undefined;
+  /** Health state to report; the server creates a ready one when absent. */
+  readonly health?: HealthState | undefined;
+  /** How long `close()` waits for in-flight requests before cutting connections. Default 30,000 ms. */
+  readonly shutdownGraceMs?: number | undefined;
+  /** Directory of the .proto files; defaults to the package's own `proto/`. */
+  readonly protoDir?: string | undefined;
+  /** Runs after the gRPC server has stopped (close the flow controller, stop scraping...). */
+  readonly onClose?: (() => void | Promise<void>) | undefined;
+  /** Clock for the shutdown grace timer and stream latencies. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
+}
+
+/**
+ * Counters of a running server.
+ * @public
+ */
+export interface EppServerStats {
+  /** Open ext_proc streams. */
+  readonly activeStreams: number;
+  /** Streams waiting for a decision (parsing, queued in flow control, scheduling). */
+  readonly schedulingStreams: number;
+  /** Decisions made since start. */
+  readonly decisions: number;
+  /** Requests answered with an ImmediateResponse from the error contract, by HTTP status. */
+  readonly rejected: Readonly<Record<number, number>>;
+  /** Streams ended with a gRPC error (failures outside the contract). */
+  readonly failures: number;
+}
+
+/**
+ * A running endpoint-picker gRPC server.
+ * @public
+ */
+export interface EppServer {
+  /** Bound port (useful with port 0). */
+  readonly port: number;
+  /** Bound host. */
+  readonly host: string;
+  /** Health reported by `grpc.health.v1.Health`. */
+  readonly health: HealthState;
+  /** Current counters. */
+  stats(): EppServerStats;
+  /**
+   * Graceful shutdown: readiness turns NOT_SERVING, requests still waiting for a decision are
+   * answered 503 `rejected-shutting-down`, no new streams are accepted, forwarded requests may
+   * finish within the grace period, then connections are closed and `onClose` runs.
+   */
+  close(graceMs?: number): Promise<void>;
+}

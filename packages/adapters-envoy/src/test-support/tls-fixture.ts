@@ -1,0 +1,26 @@
+/*
+ * Test-only TLS material: a self-signed P-256 certificate for localhost / 127.0.0.1, valid for
+ * 100 years, used only by the TLS test. Never use it for anything else.
+ */
+
+/** Certificate, PEM. */
+export const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmjCCAUGgAwIBAgIUfEdhmQbZuS1JMvDmBHjl+U3vr38wCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyOTIyMjM0MloYDzIxMjYxMTA1
+MjIyMzQyWjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAARJuYqdAWoJNukR06x5O81In0YoCWedYv9+5Onn8OsOmkQL5hRT0m3R
++12K/QhjuNpMNEvBo2I0SqUWQV98rN2jo28wbTAdBgNVHQ4EFgQUCrHwCtjLIaqN
+7ztoDrlmeSVo85AwHwYDVR0jBBgwFoAUCrHwCtjLIaqN7ztoDrlmeSVo85AwDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARgglsb2NhbGhvc3SHBH8AAAEwCgYIKoZI
+zj0EAwIDRwAwRAIgZAJiWLnVpf4XvldnrJSvwFqH8mg8p0tF7SS0cFFoffsCIHiz
+uw9OV1w1WvORYU8NyeW6lcG+R7VYxWUnM/W6yKGp
+-----END CERTIFICATE-----
+`;
+
+/** Private key, PEM. */
+export const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgEwrCdJPyg2STjnTs
+89Xz7m9tSmxEdeCb61Q92b5pMRyhRANCAARJuYqdAWoJNukR06x5O81In0YoCWed
+Yv9+5Onn8OsOmkQL5hRT0m3R+12K/QhjuNpMNEvBo2I0SqUWQV98rN2j
+-----END PRIVATE KEY-----
+`;
