@@ -15,4 +15,5 @@ export * from './saturation/index.js';
 export * from './registry/index.js';
 export * from './plugins/index.js';
 export * from './config/index.js';
+export * from './observability/index.js';
 export * from './picker/index.js';

@@ -9,8 +9,11 @@ import type { DecisionTrace } from '../scheduling/trace.js';
  * @public
  */
 export interface Classification {
+  /** Fairness (tenant) id. */
   readonly fairnessId?: string;
+  /** InferenceObjective name. */
   readonly objective?: string;
+  /** Model to route as (a rewrite rule matching the body model still wins, as in llm-d). */
   readonly modelRewrite?: string;
 }
 
@@ -49,8 +52,10 @@ export interface Decision {
   readonly fallbacks: readonly Endpoint[];
   /** Full scheduling result (all profiles). */
   readonly result: SchedulingResult;
-  /** Headers to set on the forwarded request (destination, prefiller, session token...). */
+  /** Headers to set on the forwarded request (destination, prefiller, encoders...). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Headers to set on the response to the client (e.g. `x-session-token`); often empty. */
+  readonly responseHeaders: Readonly<Record<string, string>>;
   /** Body to forward: the original bytes, or re-serialised with the rewritten model. */
   readonly body: Uint8Array;
   /** Model name the client asked for; restore it in responses after a rewrite. */

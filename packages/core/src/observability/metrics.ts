@@ -1,0 +1,106 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ExtensionPoint, PluginObserver } from '../scheduling/observer.js';
+import type { Plugin } from '../scheduling/plugins.js';
+
+/** Label names of the per-request metrics. @public */
+export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
+
+/**
+ * Options of {@link SchedulerMetrics}.
+ * @public
+ */
+export interface SchedulerMetricsOptions {
+  /** Registry to register in (default: a new one; merge it into yours with `Registry.merge`). */
+  readonly registry?: Registry;
+  /** Metric name prefix (default `llm_d_epp_`, so llm-d dashboards keep working). */
+  readonly prefix?: string;
+  /** Time one scheduling cycle in this many for `plugin_duration_seconds` (default 1 = all). */
+  readonly pluginSampleEvery?: number;
+}
+
+/** The label values of one request. @public */
+export interface RequestLabels {
+  /** Model the client asked for. */
+  readonly model: string;
+  /** Model after rewrite. */
+  readonly targetModel: string;
+  /** Fairness id. */
+  readonly fairnessId: string;
+  /** Priority. */
+  readonly priority: number;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
+const TOKEN_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32778, 65536, 131072, 262144, 524288, 1048576];
+const SCHEDULER_BUCKETS = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1];
+const PLUGIN_BUCKETS = [0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1];
+
+/**
+ * The picker's own Prometheus metrics, under llm-d's `llm_d_epp_*` names: request totals and
+ * errors, end-to-end request duration, running requests, input/output tokens, scheduler
+ * end-to-end duration, per-plugin durations, ready endpoints and disaggregation decisions. Pass
+ * one to `new EndpointPicker({ metrics })`; expose `metrics.registry` (or merge it into yours).
+ * @public
+ */
+export class SchedulerMetrics {
+  /** The registry holding these metrics. */
+  readonly registry: Registry;
+  /** `request_total`: requests received, by request labels. */
+  readonly requestTotal: Counter<RequestLabel>;
+  /** `request_error_total`: requests that failed, by request labels and `error_code`. */
+  readonly requestErrorTotal: Counter<RequestLabel | 'error_code'>;
+  /** `request_duration_seconds`: arrival to completion. */
+  readonly requestDuration: Histogram<RequestLabel>;
+  /** `request_running`: requests scheduled and not yet complete. */
+  readonly requestRunning: Gauge<RequestLabel>;
+  /** `request_input_tokens`: prompt tokens reported by the model server. */
+  readonly inputTokens: Histogram<RequestLabel>;
+  /** `request_output_tokens`: completion tokens reported by the model server. */
+  readonly outputTokens: Histogram<RequestLabel>;
+  /** `scheduler_e2e_duration_seconds`: producers + profiles of one cycle. */
+  readonly schedulerE2eDuration: Histogram;
+  /** `plugin_duration_seconds`: one plugin call (sampled). */
+  readonly pluginDuration: Histogram<'extension_point' | 'plugin_type' | 'plugin_name'>;
+  /** `ready_endpoints`: endpoints in the pool. */
+  readonly readyEndpoints: Gauge;
+  /** `disagg_decision_total`: which stages disaggregated decisions used. */
+  readonly disaggDecisionTotal: Counter<'decision_type'>;
+  /** The plugin timing observer the picker hands to its scheduler. */
+  readonly observer: PluginObserver;
+
+  constructor(options: SchedulerMetricsOptions = {}) {
+    const registry = options.registry ?? new Registry();
+    const p = options.prefix ?? 'llm_d_epp_';
+    const registers = [registry];
+    const requestLabels: RequestLabel[] = ['model_name', 'target_model_name', 'fairness_id', 'priority'];
+    this.registry = registry;
+    this.requestTotal = new Counter({ name: `${p}request_total`, help: 'Inference requests received by the picker.', labelNames: requestLabels, registers });
+    this.requestErrorTotal = new Counter({ name: `${p}request_error_total`, help: 'Inference requests that failed.', labelNames: [...requestLabels, 'error_code'], registers });
+    this.requestDuration = new Histogram({ name: `${p}request_duration_seconds`, help: 'Request duration from arrival to completion.', labelNames: requestLabels, buckets: LATENCY_BUCKETS, registers });
+    this.requestRunning = new Gauge({ name: `${p}request_running`, help: 'Requests scheduled and not yet complete.', labelNames: requestLabels, registers });
+    this.inputTokens = new Histogram({ name: `${p}request_input_tokens`, help: 'Prompt tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers });
+    this.outputTokens = new Histogram({ name: `${p}request_output_tokens`, help: 'Completion tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers });
+    this.schedulerE2eDuration = new Histogram({ name: `${p}scheduler_e2e_duration_seconds`, help: 'Scheduling cycle duration (producers and profiles).', buckets: SCHEDULER_BUCKETS, registers });
+    this.pluginDuration = new Histogram({
+      name: `${p}plugin_duration_seconds`,
+      help: 'Duration of one plugin call (sampled).',
+      labelNames: ['extension_point', 'plugin_type', 'plugin_name'],
+      buckets: PLUGIN_BUCKETS,
+      registers,
+    });
+    this.readyEndpoints = new Gauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', registers });
+    this.disaggDecisionTotal = new Counter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers });
+    const pluginDuration = this.pluginDuration;
+    this.observer = {
+      sampleEvery: Math.max(1, Math.floor(options.pluginSampleEvery ?? 1)),
+      record(point: ExtensionPoint, plugin: Plugin, ms: number) {
+        pluginDuration.labels(point, plugin.type, plugin.name).observe(ms / 1000);
+      },
+    };
+  }
+
+  /** Label values of a request, in `RequestLabel` order. */
+  static labelValues(l: RequestLabels): [string, string, string, string] {
+    return [l.model, l.targetModel, l.fairnessId, String(l.priority)];
+  }
+}

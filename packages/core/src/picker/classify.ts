@@ -1,0 +1,63 @@
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import { readClassificationHeader } from '../headers/header-bag.js';
+import type { InferenceRequest } from '../request/types.js';
+import { AttributeMap } from '../scheduling/attributes.js';
+import { DEFAULT_FAIRNESS_ID } from '../scheduling/make-request.js';
+import type { SchedulingRequest } from '../scheduling/request.js';
+import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
+import type { PickOptions } from './types.js';
+
+/**
+ * What the picker needs to classify a request.
+ * @internal
+ */
+export interface ClassifyDeps {
+  readonly objectives: ObjectiveLookup | undefined;
+  readonly rewrites: ModelRewriteResolver | undefined;
+  readonly random: () => number;
+}
+
+/** A positive finite number of milliseconds, else undefined (llm-d ignores malformed SLOs). */
+function sloMs(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+
+/**
+ * Turns a parsed request into a {@link SchedulingRequest}: model rewrite (trusted classification
+ * ‖ `x-llm-d-model-name-rewrite` ‖ body model, overridden by a rewrite rule matching the body
+ * model), objective → priority, fairness id (‖ `default-flow`), SLO headers. Headers are read
+ * only when `trustHeaders` is not false.
+ * @throws SwitchyardError `BAD_REQUEST` when no model can be determined for a model API
+ * @internal
+ */
+export function classifyRequest(request: InferenceRequest, options: PickOptions, deps: ClassifyDeps, receivedAt: number): SchedulingRequest {
+  const trust = options.trustHeaders !== false;
+  const cls = options.classification;
+  const headers = request.headers;
+  const header = (field: Parameters<typeof readClassificationHeader>[1]): string | undefined => (trust ? readClassificationHeader(headers, field) : undefined);
+
+  let targetModel = nonEmpty(cls?.modelRewrite) ?? nonEmpty(header('modelRewrite')) ?? request.model;
+  const ruled = request.model === '' ? undefined : deps.rewrites?.resolve(request.model, deps.random);
+  if (ruled !== undefined && ruled !== '') targetModel = ruled;
+  if (targetModel === '' && request.api !== 'passthrough') {
+    throw new SwitchyardError('BAD_REQUEST', 'model: required (the body names no model)');
+  }
+  const objective = nonEmpty(cls?.objective) ?? nonEmpty(header('objective'));
+  return {
+    request,
+    id: request.id,
+    targetModel,
+    fairnessId: nonEmpty(cls?.fairnessId) ?? nonEmpty(header('fairnessId')) ?? DEFAULT_FAIRNESS_ID,
+    objective,
+    priority: deps.objectives?.priorityOf(objective) ?? 0,
+    sloTtftMs: sloMs(header('sloTtftMs')),
+    sloTpotMs: sloMs(header('sloTpotMs')),
+    receivedAt,
+    subsetHint: options.subsetHint,
+    attributes: new AttributeMap(),
+  };
+}

@@ -1,0 +1,158 @@
+import type { EndpointPool } from '../endpoints/pool.js';
+import type { Endpoint } from '../endpoints/types.js';
+import type { AdmissionGrant } from '../admission/types.js';
+import type { SchedulerMetrics } from '../observability/metrics.js';
+import type { Plugin, RequestLifecycle, RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
+import type { SchedulingRequest } from '../scheduling/request.js';
+import type { Clock } from '../clock/clock.js';
+import type { DecisionTrace } from '../scheduling/trace.js';
+import type { Decision } from './types.js';
+
+/**
+ * Everything a {@link PickDecision} needs besides the scheduling outcome.
+ * @internal
+ */
+export interface DecisionDeps {
+  readonly pool: EndpointPool;
+  readonly clock: Clock;
+  readonly grant: AdmissionGrant;
+  readonly lifecycle: readonly (Plugin & RequestLifecycle)[];
+  readonly metrics: SchedulerMetrics | undefined;
+  readonly labels: [string, string, string, string];
+  readonly onHookError: ((plugin: Plugin, hook: string, error: unknown) => void) | undefined;
+}
+
+/**
+ * What the picker computed for one request.
+ * @internal
+ */
+export interface DecisionInit {
+  readonly request: SchedulingRequest;
+  readonly targets: readonly Endpoint[];
+  readonly result: SchedulingResult;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly trace: DecisionTrace | undefined;
+  /** Tokens accounted as in flight on the serving endpoint. */
+  readonly tokens: number;
+}
+
+/**
+ * The {@link Decision} returned by `EndpointPicker.pick`. It owns the request's in-flight
+ * accounting (one request and `tokens` on the serving endpoint, moved when the gateway falls
+ * back) and its admission grant; `complete` gives both back exactly once and later calls are
+ * ignored. Plugin hook errors never break the accounting: they are reported and swallowed.
+ * @internal
+ */
+export class PickDecision implements Decision {
+  readonly request: SchedulingRequest;
+  readonly primary: Endpoint;
+  readonly fallbacks: readonly Endpoint[];
+  readonly result: SchedulingResult;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly trace: DecisionTrace | undefined;
+  readonly #deps: DecisionDeps;
+  readonly #tokens: number;
+  #serving: Endpoint;
+  #done = false;
+  #usage: Usage | undefined;
+
+  constructor(init: DecisionInit, deps: DecisionDeps) {
+    this.request = init.request;
+    this.primary = init.targets[0] as Endpoint;
+    this.fallbacks = init.targets.slice(1);
+    this.result = init.result;
+    this.headers = init.headers;
+    this.responseHeaders = init.responseHeaders;
+    this.body = init.body;
+    this.trace = init.trace;
+    this.#deps = deps;
+    this.#tokens = init.tokens;
+    this.#serving = this.primary;
+    deps.pool.addInFlight(this.primary.id, 1, init.tokens);
+    deps.metrics?.requestRunning.labels(...deps.labels).inc();
+  }
+
+  /** Model name the client asked for. */
+  get clientModel(): string {
+    return this.request.request.model;
+  }
+
+  /** Aborts when admission revokes the request. */
+  get revoked(): AbortSignal | undefined {
+    return this.#deps.grant.revoked;
+  }
+
+  /** True once {@link PickDecision.complete} ran. */
+  get completed(): boolean {
+    return this.#done;
+  }
+
+  onResponseStart(info: ResponseStartInfo): void {
+    if (this.#done) return;
+    if (info.endpoint.id !== this.#serving.id) {
+      // The gateway fell back: move the in-flight load to the endpoint that actually serves.
+      this.#deps.pool.addInFlight(this.#serving.id, -1, -this.#tokens);
+      this.#deps.pool.addInFlight(info.endpoint.id, 1, this.#tokens);
+      this.#serving = info.endpoint;
+    }
+    for (const p of this.#deps.lifecycle) {
+      if (p.onResponseStart === undefined) continue;
+      try {
+        p.onResponseStart(this.request, info);
+      } catch (error) {
+        this.#deps.onHookError?.(p, 'onResponseStart', error);
+      }
+    }
+  }
+
+  onUsage(usage: Usage): void {
+    if (this.#done) return;
+    this.#usage = usage;
+    for (const p of this.#deps.lifecycle) {
+      if (p.onUsage === undefined) continue;
+      try {
+        p.onUsage(this.request, usage, this.#serving);
+      } catch (error) {
+        this.#deps.onHookError?.(p, 'onUsage', error);
+      }
+    }
+  }
+
+  complete(outcome: RequestOutcome): void {
+    if (this.#done) return;
+    this.#done = true;
+    const deps = this.#deps;
+    deps.pool.addInFlight(this.#serving.id, -1, -this.#tokens);
+    try {
+      deps.grant.release(outcome);
+    } finally {
+      for (const p of deps.lifecycle) {
+        if (p.onComplete === undefined) continue;
+        try {
+          p.onComplete(this.request, outcome, this.#serving);
+        } catch (error) {
+          deps.onHookError?.(p, 'onComplete', error);
+        }
+      }
+      this.#record(outcome);
+    }
+  }
+
+  #record(outcome: RequestOutcome): void {
+    const m = this.#deps.metrics;
+    if (m === undefined) return;
+    const labels = this.#deps.labels;
+    m.requestRunning.labels(...labels).dec();
+    m.requestDuration.labels(...labels).observe(Math.max(0, this.#deps.clock.now() - this.request.receivedAt) / 1000);
+    const usage = this.#usage ?? (outcome.kind === 'success' ? outcome.usage : undefined);
+    if (usage !== undefined) {
+      m.inputTokens.labels(...labels).observe(usage.promptTokens);
+      m.outputTokens.labels(...labels).observe(usage.completionTokens);
+    }
+    if (outcome.kind !== 'success') m.requestErrorTotal.labels(...labels, outcome.kind === 'cancelled' ? 'cancelled' : `upstream_${outcome.status ?? 'error'}`).inc();
+  }
+}

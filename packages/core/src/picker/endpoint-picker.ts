@@ -1,0 +1,210 @@
+import { createLegacyAdmissionController } from '../admission/legacy.js';
+import type { AdmissionController, AdmissionGrant } from '../admission/types.js';
+import { systemClock, type Clock } from '../clock/clock.js';
+import { createDefaultInstance, defaultScorerWeights } from '../config/defaults.js';
+import { createSchedulerConfig } from '../config/programmatic.js';
+import { joinHostPort } from '../endpoints/address.js';
+import type { EndpointPool } from '../endpoints/pool.js';
+import type { Endpoint } from '../endpoints/types.js';
+import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.js';
+import { DESTINATION_HEADER } from '../headers/names.js';
+import { SchedulerMetrics } from '../observability/metrics.js';
+import { requestPromptTokens } from '../plugins/request-tokens.js';
+import { createDefaultRegistry } from '../registry/default-registry.js';
+import type { PluginRegistry } from '../registry/plugin-registry.js';
+import type { InferenceRequest } from '../request/types.js';
+import type { SaturationDetector } from '../saturation/types.js';
+import { Attributes } from '../scheduling/attributes.js';
+import type { CycleContext, DataProducer, Plugin, Scorer } from '../scheduling/plugins.js';
+import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
+import { TraceRecorder } from '../scheduling/trace.js';
+import { selectCandidates } from './candidates.js';
+import { classifyRequest } from './classify.js';
+import { PickDecision } from './decision.js';
+import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
+import { prefersIfAvailable } from './prefer.js';
+import type { Decision, PickOptions, RequestScheduler } from './types.js';
+
+/**
+ * Options of {@link EndpointPicker}.
+ * @public
+ */
+export interface EndpointPickerOptions {
+  /** The endpoints to schedule over. */
+  readonly pool: EndpointPool;
+  /**
+   * Scheduling configuration: `loadConfig(...)` or `createSchedulerConfig(...)`. Default: llm-d's
+   * defaults (queue 2, kv-cache-utilization 2, prefix-cache 3 when `registry` has it, max-score).
+   */
+  readonly config?: SchedulerConfig | undefined;
+  /** Registry for the default config (default: `createDefaultRegistry()`). */
+  readonly registry?: PluginRegistry | undefined;
+  /** Time source (default: the system clock). */
+  readonly clock?: Clock | undefined;
+  /** Admission (e.g. a flow controller). Default: the legacy controller over `saturationDetector`. */
+  readonly admission?: AdmissionController | undefined;
+  /** Detector of the default legacy admission (default: `utilization-detector` defaults). */
+  readonly saturationDetector?: SaturationDetector | undefined;
+  /** Objective priorities (`ObjectiveStore`). Without it every priority is 0. */
+  readonly objectives?: ObjectiveLookup | undefined;
+  /** Model rewrite rules (`ModelRewriteStore`). */
+  readonly rewrites?: ModelRewriteResolver | undefined;
+  /** Random source in [0, 1) for tie-breaks and weighted choices (seed it in simulations). */
+  readonly random?: (() => number) | undefined;
+  /** Prometheus metrics; off when omitted. */
+  readonly metrics?: SchedulerMetrics | undefined;
+  /** Called when a data producer throws (the request continues without its attributes). */
+  readonly onProducerError?: ((producer: DataProducer, error: unknown) => void) | undefined;
+  /** Called when a lifecycle hook throws (accounting continues regardless). */
+  readonly onHookError?: ((plugin: Plugin, hook: string, error: unknown) => void) | undefined;
+}
+
+function defaultConfig(registry: PluginRegistry, pool: EndpointPool, clock: Clock): SchedulerConfig {
+  const deps = { clock, pool, lookup: () => undefined };
+  const scorers = defaultScorerWeights(registry).map(({ type, weight }) => ({ scorer: createDefaultInstance(registry, type, deps) as Scorer, weight }));
+  return createSchedulerConfig({ profiles: [{ scorers }], registry, pool, clock });
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The scheduling brain a gateway holds per pool. `pick` classifies a parsed request (model
+ * rewrite, objective priority, fairness id, SLOs), admits it, restricts candidates to the subset
+ * hint, runs data producers and the profile handler's Filter → Score → Pick profiles, runs the
+ * pre-request hooks, and returns a {@link Decision} whose lifecycle keeps in-flight counts and
+ * admission slots exact whatever happens.
+ * @example
+ * ```ts
+ * const pool = new EndpointPool();
+ * pool.add({ address: '10.0.0.1:8000' });
+ * const picker = new EndpointPicker({ pool });
+ * const decision = await picker.pick(parseRequest({ path, headers, body }));
+ * try { await forward(decision.primary, decision.headers, decision.body); decision.complete({ kind: 'success' }); }
+ * catch (error) { decision.complete({ kind: 'error', error }); }
+ * ```
+ * @public
+ */
+export class EndpointPicker implements RequestScheduler {
+  /** The pool. */
+  readonly pool: EndpointPool;
+  /** The scheduler running the configuration. */
+  readonly scheduler: Scheduler;
+  /** The admission controller in use. */
+  readonly admission: AdmissionController;
+  /** Metrics, when enabled. */
+  readonly metrics: SchedulerMetrics | undefined;
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #objectives: ObjectiveLookup | undefined;
+  readonly #rewrites: ModelRewriteResolver | undefined;
+  readonly #onHookError: EndpointPickerOptions['onHookError'];
+  readonly #disagg: { decisionType(r: unknown): string } | undefined;
+
+  constructor(options: EndpointPickerOptions) {
+    this.pool = options.pool;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#objectives = options.objectives;
+    this.#rewrites = options.rewrites;
+    this.#onHookError = options.onHookError;
+    this.metrics = options.metrics;
+    const config = options.config ?? defaultConfig(options.registry ?? createDefaultRegistry(), this.pool, this.#clock);
+    this.scheduler = new Scheduler(config, { observer: options.metrics?.observer, onProducerError: options.onProducerError });
+    this.admission = options.admission ?? createLegacyAdmissionController({ pool: this.pool, detector: options.saturationDetector, clock: this.#clock });
+    const handler = config.profileHandler as Partial<{ decisionType(r: unknown): string }>;
+    this.#disagg = typeof handler.decisionType === 'function' ? (handler as { decisionType(r: unknown): string }) : undefined;
+    if (options.metrics !== undefined) {
+      const ready = options.metrics.readyEndpoints;
+      const update = (): void => {
+        ready.set(this.pool.size);
+      };
+      update();
+      this.pool.on('added', update).on('removed', update);
+    }
+  }
+
+  /**
+   * Schedules one request.
+   * @throws SwitchyardError from the error contract: `BAD_REQUEST` (no model),
+   * `REJECTED_SHEDDABLE`/admission errors, `REJECTED_NO_ENDPOINTS` (empty pool or subset hint),
+   * `REJECTED_SATURATED` (filters removed everything), `PRECONDITION_FAILED` (`Prefer:
+   * if-available` without a cached prefix), `REJECTED_CONTEXT_CANCELLED` (signal aborted)
+   */
+  async pick(request: InferenceRequest, options: PickOptions = {}): Promise<Decision> {
+    const clock = this.#clock;
+    const receivedAt = clock.now();
+    const metrics = this.metrics;
+    let labels: [string, string, string, string] = [request.model, request.model, '', ''];
+    let grant: AdmissionGrant | undefined;
+    try {
+      const sreq = classifyRequest(request, options, { objectives: this.#objectives, rewrites: this.#rewrites, random: this.#random }, receivedAt);
+      labels = [request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority)];
+      metrics?.requestTotal.labels(...labels).inc();
+
+      grant = await this.admission.admit(sreq, options.signal === undefined ? undefined : { signal: options.signal });
+      throwIfCancelled(options.signal);
+      const candidates = selectCandidates(this.pool, options.subsetHint);
+
+      const trace = options.trace === true ? new TraceRecorder(sreq.id, sreq.targetModel, sreq.priority, sreq.fairnessId) : undefined;
+      const ctx: CycleContext = { clock, random: this.#random, trace };
+      const scheduler = this.scheduler;
+      const observer = scheduler.sampleObserver();
+      const t0 = metrics === undefined ? 0 : clock.now();
+      const pending = scheduler.produce(ctx, sreq, candidates, options.signal, observer);
+      if (pending !== undefined) await pending;
+      throwIfCancelled(options.signal);
+      const result = scheduler.schedule(ctx, sreq, candidates, observer);
+      metrics?.schedulerE2eDuration.observe((clock.now() - t0) / 1000);
+
+      const targets = result.profileResults.get(result.primaryProfileName)?.targets;
+      const primary = targets?.[0];
+      if (targets === undefined || primary === undefined) {
+        throw new SwitchyardError('INTERNAL', `primary profile "${result.primaryProfileName}" has no target`);
+      }
+      if (prefersIfAvailable(request.headers.prefer)) {
+        const match = sreq.attributes.get(Attributes.prefixMatch)?.get(primary.id);
+        if (match === undefined || match.matchBlocks <= 0) {
+          throw new SwitchyardError('PRECONDITION_FAILED', 'Prefer: if-available, but the chosen endpoint holds no cached prefix of this request');
+        }
+      }
+
+      const headers: Record<string, string> = {};
+      for (const plugin of scheduler.lifecycle) {
+        if (plugin.preRequest === undefined) continue;
+        const h0 = observer === undefined ? 0 : clock.now();
+        plugin.preRequest(ctx, sreq, result, headers);
+        if (observer !== undefined) observer.record('PreRequest', plugin, clock.now() - h0);
+      }
+      headers[DESTINATION_HEADER] = destination(targets);
+      if (this.#disagg !== undefined) metrics?.disaggDecisionTotal.labels(this.#disagg.decisionType(result)).inc();
+
+      const body = sreq.targetModel !== request.model && request.body !== undefined ? encoder.encode(JSON.stringify({ ...request.body, model: sreq.targetModel })) : request.rawBody;
+      const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);
+      return new PickDecision(
+        { request: sreq, targets, result, headers, responseHeaders: sreq.attributes.get(Attributes.responseHeaders) ?? {}, body, trace: trace?.trace, tokens },
+        { pool: this.pool, clock, grant, lifecycle: scheduler.lifecycle, metrics, labels, onHookError: this.#onHookError },
+      );
+    } catch (error) {
+      grant?.release({ kind: 'error', error });
+      metrics?.requestErrorTotal.labels(...labels, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
+      throw error;
+    }
+  }
+
+  /** Stops the admission controller (queued requests are rejected). */
+  async close(): Promise<void> {
+    await this.admission.close?.();
+  }
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the client cancelled the request');
+}
+
+function destination(targets: readonly Endpoint[]): string {
+  if (targets.length === 1) {
+    const e = targets[0] as Endpoint;
+    return joinHostPort(e.ip, e.port);
+  }
+  return targets.map((e) => joinHostPort(e.ip, e.port)).join(',');
+}
