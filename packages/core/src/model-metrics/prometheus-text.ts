@@ -21,10 +21,6 @@ interface MutableFamily {
 
 class LineError extends Error {}
 
-const isNameStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 58;
-const isNameChar = (c: number): boolean => isNameStart(c) || (c >= 48 && c <= 57);
-const isLabelStart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
-const isLabelChar = (c: number): boolean => isLabelStart(c) || (c >= 48 && c <= 57);
 const isSpace = (c: number): boolean => c === 32 || c === 9;
 
 const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -65,16 +61,39 @@ function unescape(s: string, quoteAllowed: boolean): string {
   return out;
 }
 
-/** Reads a quoted string starting at `line[pos] === '"'`; returns [value, position after the quote]. */
-function readQuoted(line: string, pos: number): [string, number] {
+/** End position of the last {@link readQuoted} (avoids allocating a tuple per label). */
+let quotedEnd = 0;
+
+/** Reads a quoted string starting at `line[pos] === '"'`; sets {@link quotedEnd} past the closing quote. */
+function readQuoted(line: string, pos: number): string {
+  let close = line.indexOf('"', pos + 1);
+  const slash = line.indexOf('\\', pos + 1);
+  if (slash === -1 || (close !== -1 && slash > close)) {
+    // Fast path: no escapes inside, so the next quote closes the string.
+    if (close === -1) throw new LineError('unterminated quoted string');
+    quotedEnd = close + 1;
+    return line.slice(pos + 1, close);
+  }
   let i = pos + 1;
-  while (i < line.length) {
+  for (;;) {
+    if (i >= line.length) throw new LineError('unterminated quoted string');
     const c = line.charCodeAt(i);
     if (c === 92) i += 2;
-    else if (c === 34) return [unescape(line.slice(pos + 1, i), true), i + 1];
+    else if (c === 34) break;
     else i++;
   }
-  throw new LineError('unterminated quoted string');
+  close = i;
+  quotedEnd = close + 1;
+  return unescape(line.slice(pos + 1, close), true);
+}
+
+const NAME = /[a-zA-Z_:][a-zA-Z0-9_:]*/y;
+const LABEL = /[a-zA-Z_][a-zA-Z0-9_]*/y;
+
+/** End of the token matched by a sticky regex at `pos`, or -1. */
+function matchEnd(re: RegExp, line: string, pos: number): number {
+  re.lastIndex = pos;
+  return re.test(line) ? re.lastIndex : -1;
 }
 
 /** Scans an exposition text line by line; see {@link parsePrometheusExposition}. */
@@ -83,6 +102,8 @@ class ExpositionParser {
   readonly #byName = new Map<string, MutableFamily>();
   readonly #filter: ((name: string) => boolean) | undefined;
   #last: MutableFamily | undefined;
+  /** Position after the label block last parsed by `#labels` (avoids a tuple per line). */
+  #pos = 0;
   invalidLines = 0;
   firstInvalidLine: number | undefined;
 
@@ -118,7 +139,7 @@ class ExpositionParser {
     const m = /^#[ \t]+(HELP|TYPE)[ \t]+(\S+)(?:[ \t]+(.*))?$/s.exec(line);
     if (m === null) return; // other comments (and `# EOF`, `# UNIT`) carry nothing we use
     const [, kind, rawName = '', rest = ''] = m;
-    const name = rawName.startsWith('"') ? readQuoted(rawName, 0)[0] : rawName;
+    const name = rawName.startsWith('"') ? readQuoted(rawName, 0) : rawName;
     if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(name) && !rawName.startsWith('"')) throw new LineError('bad metric name');
     if (kind === 'TYPE') {
       const type = rest.trim().toLowerCase();
@@ -147,35 +168,46 @@ class ExpositionParser {
   #sample(line: string, start: number): void {
     let p = start;
     let name: string | undefined;
-    if (line.charCodeAt(p) !== 123) {
-      if (!isNameStart(line.charCodeAt(p))) throw new LineError('bad metric name');
-      while (p < line.length && isNameChar(line.charCodeAt(p))) p++;
-      name = line.slice(start, p);
-    }
-    const labels: Record<string, string> = Object.create(null) as Record<string, string>;
     let family: MutableFamily | undefined;
-    if (name !== undefined) {
+    if (line.charCodeAt(p) !== 123) {
+      p = matchEnd(NAME, line, p);
+      if (p === -1) throw new LineError('bad metric name');
+      name = line.slice(start, p);
       family = this.#familyOf(name);
       if (this.#filter !== undefined && !this.#filter(family.name)) return;
     }
-    while (p < line.length && isSpace(line.charCodeAt(p))) p++;
+    const labels: Record<string, string> = Object.create(null) as Record<string, string>;
+    const afterName = p;
+    while (isSpace(line.charCodeAt(p))) p++;
     if (line.charCodeAt(p) === 123) {
-      [p, name] = this.#labels(line, p + 1, labels, name);
+      name = this.#labels(line, p + 1, labels, name);
+      p = this.#pos;
       if (family === undefined) {
         if (name === undefined) throw new LineError('missing metric name');
         family = this.#familyOf(name);
         if (this.#filter !== undefined && !this.#filter(family.name)) return;
       }
-    } else if (p === start + (name?.length ?? 0)) {
+    } else if (p === afterName) {
       throw new LineError('expected whitespace after the metric name');
     }
     if (name === undefined || family === undefined) throw new LineError('missing metric name');
-    const rest = line.slice(p).trim();
-    const hash = rest.indexOf(' #'); // OpenMetrics exemplar: ignored
-    const tokens = (hash === -1 ? rest : rest.slice(0, hash)).split(/[ \t]+/);
-    if (tokens.length < 1 || tokens.length > 2 || tokens[0] === '') throw new LineError('expected a value and an optional timestamp');
-    const value = parseValue(tokens[0] ?? '');
-    const timestampMs = tokens[1] === undefined ? undefined : parseTimestamp(tokens[1]);
+    // value [timestamp] [# exemplar]
+    while (isSpace(line.charCodeAt(p))) p++;
+    let end = p;
+    while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
+    if (end === p) throw new LineError('missing value');
+    const value = parseValue(line.slice(p, end));
+    p = end;
+    while (isSpace(line.charCodeAt(p))) p++;
+    let timestampMs: number | undefined;
+    if (p < line.length && line.charCodeAt(p) !== 35) {
+      end = p;
+      while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
+      timestampMs = parseTimestamp(line.slice(p, end));
+      p = end;
+      while (isSpace(line.charCodeAt(p))) p++;
+    }
+    if (p < line.length && line.charCodeAt(p) !== 35) throw new LineError('unexpected text after the value');
     if (family.samples.length === 0 && this.#byName.get(family.name) !== family) {
       this.#byName.set(family.name, family);
       this.families.push(family);
@@ -184,38 +216,45 @@ class ExpositionParser {
     this.#last = family;
   }
 
-  /** Parses `a="x",b="y"}` (position after `{`); a bare quoted string is the metric name (UTF-8 names). */
-  #labels(line: string, pos: number, into: Record<string, string>, name: string | undefined): [number, string | undefined] {
+  /**
+   * Parses `a="x",b="y"}` (position after `{`) into `into`, leaving the position after `}` in
+   * `#pos`; a bare quoted string in first place is the metric name (UTF-8 names). Returns the name.
+   */
+  #labels(line: string, pos: number, into: Record<string, string>, name: string | undefined): string | undefined {
     let p = pos;
     let metricName = name;
     let first = true;
     for (;;) {
-      while (p < line.length && isSpace(line.charCodeAt(p))) p++;
-      if (line.charCodeAt(p) === 125) return [p + 1, metricName];
+      while (isSpace(line.charCodeAt(p))) p++;
+      if (line.charCodeAt(p) === 125) {
+        this.#pos = p + 1;
+        return metricName;
+      }
       let label: string;
       if (line.charCodeAt(p) === 34) {
-        [label, p] = readQuoted(line, p);
+        label = readQuoted(line, p);
+        p = quotedEnd;
       } else {
-        const s = p;
-        if (!isLabelStart(line.charCodeAt(p))) throw new LineError('bad label name');
-        while (p < line.length && isLabelChar(line.charCodeAt(p))) p++;
-        label = line.slice(s, p);
+        const e = matchEnd(LABEL, line, p);
+        if (e === -1) throw new LineError('bad label name');
+        label = line.slice(p, e);
+        p = e;
       }
-      while (p < line.length && isSpace(line.charCodeAt(p))) p++;
+      while (isSpace(line.charCodeAt(p))) p++;
       if (line.charCodeAt(p) === 61) {
         p++;
-        while (p < line.length && isSpace(line.charCodeAt(p))) p++;
+        while (isSpace(line.charCodeAt(p))) p++;
         if (line.charCodeAt(p) !== 34) throw new LineError('expected a quoted label value');
-        let value: string;
-        [value, p] = readQuoted(line, p);
-        if (Object.hasOwn(into, label)) throw new LineError(`duplicate label "${label}"`);
+        const value = readQuoted(line, p);
+        p = quotedEnd;
+        if (label in into) throw new LineError(`duplicate label "${label}"`);
         into[label] = value;
       } else if (metricName === undefined && first) {
         metricName = label; // `{"my.metric", a="b"}`
       } else {
         throw new LineError('expected "="');
       }
-      while (p < line.length && isSpace(line.charCodeAt(p))) p++;
+      while (isSpace(line.charCodeAt(p))) p++;
       const c = line.charCodeAt(p);
       if (c === 44) p++;
       else if (c !== 125) throw new LineError('expected "," or "}"');
