@@ -29,6 +29,8 @@ export type {
   EndpointRotationEvents,
   GatewayRoute,
 } from './gateway/index.js';
+export { switchyard } from './express/index.js';
+export type { SwitchyardMiddleware, ExpressLikeRequest } from './express/index.js';
 export { ModelRegistry, singlePoolRouter } from './models/index.js';
 export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo } from './models/index.js';
 export {

@@ -8,3 +8,5 @@ export * from './table/index.js';
 export * from './approximate/index.js';
 export * from './kv-events/index.js';
 export * from './precise/index.js';
+export * from './metrics/index.js';
+export * from './subscriber/index.js';

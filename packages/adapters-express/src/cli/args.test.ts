@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseGatewayArgs } from '@switchyard/express';
+
+describe('parseGatewayArgs', () => {
+  it('reads every flag', () => {
+    expect(parseGatewayArgs(['--config', 'epp.yaml', '--endpoints', '10.0.0.1:8000, 10.0.0.2:8000', '--port', '9000', '--host', '127.0.0.1'])).toEqual({
+      config: 'epp.yaml',
+      endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'],
+      port: 9000,
+      host: '127.0.0.1',
+      help: false,
+    });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, help: false });
+    expect(parseGatewayArgs(['-h']).help).toBe(true);
+  });
+
+  it.each([
+    [['--port', 'eighty'], /--port/],
+    [['--port', '70000'], /--port/],
+    [['--endpoints', ','], /--endpoints/],
+    [['--bogus'], /bogus/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseGatewayArgs(argv)).toThrow(message);
+  });
+});

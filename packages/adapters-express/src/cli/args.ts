@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { SwitchyardError } from '@switchyard/core';
+
+/**
+ * Parsed command line of `switchyard-gateway`.
+ * @public
+ */
+export interface GatewayCliArgs {
+  /** EndpointPickerConfig file (YAML or JSON), optionally with a `gateway` section. */
+  readonly config: string | undefined;
+  /** Endpoints given on the command line (one pool, no model registry). */
+  readonly endpoints: readonly string[] | undefined;
+  /** Listen port (overrides the config). */
+  readonly port: number | undefined;
+  /** Listen host (overrides the config). */
+  readonly host: string | undefined;
+  /** Print usage and exit. */
+  readonly help: boolean;
+}
+
+/** Usage text of the CLI. @public */
+export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE] [--endpoints ip:port,...] [--port N] [--host ADDR]
+
+Runs an OpenAI-compatible inference gateway that schedules every request with Switchyard.
+
+  --config FILE        llm-d EndpointPickerConfig (YAML or JSON) with an optional "gateway"
+                       section (pools, models, endpoints, trust); llm-d defaults when omitted
+  --endpoints LIST     comma-separated ip:port model servers: one pool, every model name is
+                       forwarded to it, /v1/models comes from the servers themselves
+  --port N             listen port (default 8080, or gateway.listen.port)
+  --host ADDR          listen address (default 0.0.0.0, or gateway.listen.host)
+  -h, --help           show this help
+`;
+
+/**
+ * Parses the command line.
+ * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
+ * @public
+ */
+export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: 'string', short: 'c' },
+        endpoints: { type: 'string', short: 'e' },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new SwitchyardError('CONFIG_INVALID', err instanceof Error ? err.message : String(err));
+  }
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SwitchyardError('CONFIG_INVALID', `--port: expected an integer in 0..65535, got "${values.port}"`);
+  }
+  const endpoints = values.endpoints
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
+  return { config: values.config, endpoints, port, host: values.host, help: values.help === true };
+}

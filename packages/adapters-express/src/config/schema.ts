@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+const positiveMs = z.number().positive();
+
+/** An endpoint as written in the gateway section: `ip:port` or an object with labels. */
+const endpointSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    id: z.string().min(1).optional(),
+    address: z.string().min(1),
+    labels: z.record(z.string(), z.string()).optional(),
+    metricsPort: z.number().int().min(1).max(65535).optional(),
+  }),
+]);
+
+const poolSchema = z.strictObject({
+  /** Pool name (metrics label, `/v1/models` owner). */
+  name: z.string().min(1),
+  /** Endpoints of the pool. */
+  endpoints: z.array(endpointSchema).default([]),
+  /** Model and LoRA adapter names the pool serves (globally unique). */
+  models: z.array(z.string().min(1)).default([]),
+  /**
+   * The pool's own EndpointPickerConfig: a file path (relative to the main config file) or an
+   * inline document. Default: the main document's scheduling configuration.
+   */
+  config: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+});
+
+const routeSchema = z.strictObject({
+  name: z.string().min(1),
+  split: z
+    .array(z.strictObject({ pool: z.string().min(1), weight: z.number().positive(), model: z.string().min(1).optional() }))
+    .min(1),
+});
+
+/**
+ * The `gateway` section Switchyard adds to an llm-d EndpointPickerConfig document. It is removed
+ * before the llm-d loader sees the document, so the rest loads as is.
+ * @public
+ */
+export const gatewaySectionSchema = z
+  .strictObject({
+    /** Where the CLI listens. */
+    listen: z.strictObject({ port: z.number().int().min(0).max(65535).default(8080), host: z.string().min(1).default('0.0.0.0') }).prefault({}),
+    /** Largest request body, bytes. */
+    maxBodyBytes: z.number().int().positive().optional(),
+    /** Scheduler failure handling. */
+    failureMode: z.enum(['FailClose', 'FailOpen']).default('FailClose'),
+    /** Trust boundary for `x-llm-d-*` classification headers. */
+    trust: z
+      .strictObject({
+        /** Honour classification headers from every client (only behind a trusted proxy). */
+        classificationHeaders: z.boolean().default(false),
+        /** Honour them from these client addresses only (IPs or IPv4 CIDRs). */
+        trustedClients: z.array(z.string().min(1)).default([]),
+      })
+      .prefault({}),
+    /** Upstream connections. */
+    upstream: z
+      .strictObject({
+        maxAttempts: z.number().int().min(1).max(10).optional(),
+        connectTimeoutMs: positiveMs.optional(),
+        headersTimeoutMs: positiveMs.optional(),
+        bodyTimeoutMs: positiveMs.optional(),
+        connectionsPerEndpoint: z.number().int().positive().optional(),
+        keepAliveTimeoutMs: positiveMs.optional(),
+      })
+      .prefault({}),
+    /** Circuit breaker taking failing endpoints out of rotation. */
+    circuitBreaker: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        failureThreshold: z.number().int().positive().default(5),
+        cooldownMs: z.number().min(0).default(5000),
+        probeAfterMs: z.number().min(0).default(30_000),
+        minInRotation: z.number().int().min(0).default(1),
+      })
+      .prefault({}),
+    /** Model-server metrics scraping. */
+    metrics: z.strictObject({ scrapeIntervalMs: z.number().min(50).default(50), scrapeTimeoutMs: positiveMs.default(1000) }).prefault({}),
+    /** Shutdown grace period for requests being forwarded. */
+    shutdownGraceMs: z.number().min(0).default(30_000),
+    /** Single-pool shorthand: the endpoints (every model goes to them). */
+    endpoints: z.array(endpointSchema).optional(),
+    /** Multi-model: pools with the models they serve. */
+    pools: z.array(poolSchema).optional(),
+    /** Multi-model: weighted splits across pools. */
+    routes: z.array(routeSchema).default([]),
+  })
+  .superRefine((g, ctx) => {
+    if (g.endpoints !== undefined && g.pools !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['endpoints'], message: 'give either endpoints (one pool) or pools (multi-model), not both' });
+    }
+    if (g.routes.length > 0 && g.pools === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['routes'], message: 'routes need pools' });
+    }
+  });
+
+/**
+ * The `gateway` section after validation and defaulting.
+ * @public
+ */
+export type GatewaySection = z.output<typeof gatewaySectionSchema>;
+
+/**
+ * The `gateway` section as written.
+ * @public
+ */
+export type GatewaySectionInput = z.input<typeof gatewaySectionSchema>;
+
+/**
+ * An endpoint entry of the gateway section.
+ * @public
+ */
+export type GatewayEndpointInput = z.output<typeof endpointSchema>;

@@ -1,0 +1,2 @@
+export { switchyard } from './middleware.js';
+export type { SwitchyardMiddleware, ExpressLikeRequest } from './middleware.js';

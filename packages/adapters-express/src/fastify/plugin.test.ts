@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { EndpointPool } from '@switchyard/core';
+import { switchyardFastify } from '@switchyard/express/fastify';
+import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
+import { get, post } from '../testing/harness.js';
+
+describe('Fastify plugin', () => {
+  let up: FakeUpstream;
+  let app: FastifyInstance;
+  let url: string;
+  let scheduler: FakeScheduler;
+
+  beforeAll(async () => {
+    up = await startFakeUpstream('u');
+    const pool = new EndpointPool();
+    pool.add({ address: up.address });
+    scheduler = new FakeScheduler(pool);
+    app = Fastify();
+    app.get('/hello', () => ({ hi: true }));
+    app.post('/echo', (req) => ({ got: req.body }));
+    await app.register(switchyardFastify, { gateway: { scheduler, endpoints: pool, maxBodyBytes: 2048 } });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await up.close();
+  });
+
+  it('serves inference and operational routes next to the app routes', async () => {
+    const r = await post(`${url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('data: [DONE]');
+    expect((await get(`${url}/hello`)).json()).toEqual({ hi: true });
+    expect((await get(`${url}/metrics`)).text).toContain('switchyard_gateway_requests_total');
+    expect((await get(`${url}/v1/models`)).json()).toMatchObject({ data: [{ id: 'u-model' }] });
+  });
+
+  it('leaves the app\'s own JSON parsing alone (the raw parser is encapsulated)', async () => {
+    expect((await post(`${url}/echo`, { a: 1 })).json()).toEqual({ got: { a: 1 } });
+  });
+
+  it('applies the gateway body limit and error contract, with or without a content type', async () => {
+    const big = await post(`${url}/v1/completions`, { model: 'm', prompt: 'x'.repeat(4096) });
+    expect(big.status).toBe(413);
+    expect(big.json()).toMatchObject({ error: { code: 'payload_too_large' } });
+    const bad = await post(`${url}/v1/completions`, 'not json', { 'content-type': 'text/plain' });
+    expect(bad.status).toBe(400);
+    expect(scheduler.badLifecycles()).toEqual([]);
+  });
+});

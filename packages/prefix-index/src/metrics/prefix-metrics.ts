@@ -1,0 +1,101 @@
+import { Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { OncePerCauseLogger, silentLogger, type Logger } from '../api/logger.js';
+import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
+
+/**
+ * Metrics of the prefix-index package, registered in one prom-client registry. Names follow llm-d
+ * where an equivalent exists (`llm_d_epp_prefix_indexer_*`); KV-event metrics are our own.
+ * @public
+ */
+export interface PrefixIndexMetrics {
+  /** The registry holding the metrics (expose it on `/metrics`, or merge it into yours). */
+  readonly registry: Registry;
+  /** `llm_d_epp_prefix_indexer_size{index}`: (block, endpoint) entries per index kind. */
+  readonly indexSize: Gauge;
+  /** `llm_d_epp_prefix_indexer_hit_ratio`: matched / total blocks of the best endpoint per request. */
+  readonly hitRatio: Histogram;
+  /** `llm_d_epp_prefix_indexer_hit_bytes`: matched prompt bytes (tokens × 4) of the best endpoint per request. */
+  readonly hitBytes: Histogram;
+  /** `switchyard_kv_events_total{type}`: KV events applied to the precise index. */
+  readonly events: Counter;
+  /** `switchyard_kv_event_blocks_total{type}`: blocks named by applied events. */
+  readonly blocks: Counter;
+  /** `switchyard_kv_event_errors_total{cause}`: payloads, frames or events rejected or skipped. */
+  readonly errors: Counter;
+  /** `switchyard_kv_event_gaps_total`: sequence gaps detected. */
+  readonly gaps: Counter;
+  /** `switchyard_kv_event_replays_total{outcome}`: replay requests (`success`, `incomplete`, `failure`). */
+  readonly replays: Counter;
+  /** `switchyard_kv_event_resets_total{reason}`: endpoints whose cache became unknown (`sequence-reset`, `disconnect`). */
+  readonly resets: Counter;
+  /** `switchyard_kv_event_subscriptions`: connected KV-event subscriptions. */
+  readonly subscriptions: Gauge;
+  /** Logs each error cause once. */
+  readonly log: OncePerCauseLogger;
+  /** Observer to pass to `PreciseKvIndex` so ingestion feeds these metrics. */
+  readonly observer: KvIngestObserver;
+  /** Counts one error and logs its cause the first time. */
+  error(cause: string, endpointId: string, detail: string): void;
+}
+
+/**
+ * Options of {@link createPrefixIndexMetrics}.
+ * @public
+ */
+export interface PrefixIndexMetricsOptions {
+  /** Registry to register in (default: a new one, so nothing leaks into prom-client's global registry). */
+  readonly registry?: Registry;
+  /** Where first occurrences of error causes are logged. */
+  readonly logger?: Logger;
+}
+
+function getOr<T extends Metric>(registry: Registry, name: string, make: () => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? make();
+}
+
+/**
+ * Creates (or reuses, when the registry already has them) the package's metrics.
+ * @public
+ */
+export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}): PrefixIndexMetrics {
+  const registry = options.registry ?? new Registry();
+  const registers = [registry];
+  const counter = (name: string, help: string, labelNames: string[] = []): Counter =>
+    getOr(registry, name, () => new Counter({ name, help, labelNames, registers }));
+  const log = new OncePerCauseLogger(options.logger ?? silentLogger);
+  const errors = counter('switchyard_kv_event_errors_total', 'KV-event payloads, frames or events rejected or skipped, by cause.', ['cause']);
+  const events = counter('switchyard_kv_events_total', 'KV events applied to the precise prefix index, by type.', ['type']);
+  const blocks = counter('switchyard_kv_event_blocks_total', 'Blocks named by applied KV events, by event type.', ['type']);
+  const error = (cause: string, endpointId: string, detail: string): void => {
+    errors.inc({ cause });
+    log.warn(cause, `kv events: ${cause}: ${detail}`, { endpoint: endpointId });
+  };
+  return {
+    registry,
+    indexSize: getOr(registry, 'llm_d_epp_prefix_indexer_size', () => new Gauge({ name: 'llm_d_epp_prefix_indexer_size', help: 'Prefix index entries ((block, endpoint) pairs).', labelNames: ['index'], registers })),
+    hitRatio: getOr(registry, 'llm_d_epp_prefix_indexer_hit_ratio', () =>
+      new Histogram({ name: 'llm_d_epp_prefix_indexer_hit_ratio', help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
+    ),
+    hitBytes: getOr(registry, 'llm_d_epp_prefix_indexer_hit_bytes', () =>
+      new Histogram({ name: 'llm_d_epp_prefix_indexer_hit_bytes', help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 1024, 8192, 65536, 262144, 1048576], registers }),
+    ),
+    events,
+    blocks,
+    errors,
+    gaps: counter('switchyard_kv_event_gaps_total', 'KV-event sequence gaps detected.'),
+    replays: counter('switchyard_kv_event_replays_total', 'KV-event replay requests, by outcome.', ['outcome']),
+    resets: counter('switchyard_kv_event_resets_total', 'Endpoints whose cache state became unknown and was cleared, by reason.', ['reason']),
+    subscriptions: getOr(registry, 'switchyard_kv_event_subscriptions', () => new Gauge({ name: 'switchyard_kv_event_subscriptions', help: 'Connected KV-event subscriptions.', registers })),
+    log,
+    error,
+    observer: {
+      applied(_endpointId, type, n, nBlocks) {
+        events.inc({ type }, n);
+        if (nBlocks > 0) blocks.inc({ type }, nBlocks);
+      },
+      problem(cause: KvIngestProblem, endpointId, detail) {
+        error(cause, endpointId, detail);
+      },
+    },
+  };
+}
