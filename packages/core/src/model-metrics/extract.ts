@@ -3,7 +3,12 @@ import { ENGINE_METRIC_MAPPINGS, type EngineMetricMapping, type MetricSelector }
 import { indexSamples, labelsMatch } from './samples.js';
 import type { MetricFamily, Sample } from './types.js';
 
-type SampleIndex = ReadonlyMap<string, readonly Sample[]>;
+/**
+ * Samples by sample name, as built by {@link indexSamples}; extraction accepts it to avoid
+ * re-indexing a page.
+ * @public
+ */
+export type SampleIndex = ReadonlyMap<string, readonly Sample[]>;
 
 /** Newest-timestamp matching sample of the first selector that has one (first series on ties). */
 function latest(index: SampleIndex, selectors: readonly MetricSelector[]): Sample | undefined {

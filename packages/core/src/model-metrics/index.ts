@@ -6,6 +6,7 @@ export type { HistogramSeries } from './samples.js';
 export { ENGINE_METRIC_MAPPINGS, mappingMetricNames } from './engine-mappings.js';
 export type { MetricSelector, CacheInfoSelector, EngineMetricMapping } from './engine-mappings.js';
 export { extractEndpointMetrics, missingCoreMetrics } from './extract.js';
+export type { SampleIndex } from './extract.js';
 export { createHttpMetricsFetcher } from './http-fetcher.js';
 export type { MetricsFetcher, HttpMetricsFetcher, HttpMetricsFetcherOptions } from './http-fetcher.js';
 export { MetricsScraper, MIN_SCRAPE_INTERVAL_MS } from './scraper.js';
