@@ -8,3 +8,4 @@ export * from './tokens/index.js';
 export * from './engine/index.js';
 export * from './server/index.js';
 export * from './cli/index.js';
+export * from './workloads/index.js';

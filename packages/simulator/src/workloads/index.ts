@@ -1,0 +1,15 @@
+export type { SyntheticSpan, PromptPart, WorkloadItem, Workload } from './types.js';
+export { materializePrompt, promptLengthOf, prefixParts, commonPrefixLength } from './prompt.js';
+export { poissonArrivals, thinnedArrivals } from './arrivals.js';
+export { sharedPrefixWorkload } from './shared-prefix.js';
+export type { SharedPrefixOptions } from './shared-prefix.js';
+export { agenticWorkload } from './agentic.js';
+export type { AgenticOptions } from './agentic.js';
+export { multiTurnWorkload } from './multi-turn.js';
+export type { MultiTurnOptions } from './multi-turn.js';
+export { multiTenantWorkload, DEFAULT_TENANTS } from './multi-tenant.js';
+export type { MultiTenantOptions, TenantSpec, BurstSpec } from './multi-tenant.js';
+export { loraMixWorkload } from './lora-mix.js';
+export type { LoraMixOptions } from './lora-mix.js';
+export { mooncakeTraceWorkload } from './mooncake.js';
+export type { MooncakeOptions } from './mooncake.js';

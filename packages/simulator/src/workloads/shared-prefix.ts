@@ -1,0 +1,92 @@
+import { SwitchyardError } from '@switchyard/core';
+import { createRng, mix32 } from '../util/prng.js';
+import { poissonArrivals } from './arrivals.js';
+import type { Workload, WorkloadItem } from './types.js';
+
+/**
+ * Parameters of {@link sharedPrefixWorkload}, named after inference-perf's `shared_prefix` data
+ * generator (SGLang's `generated-shared-prefix` has the same shape).
+ * @public
+ */
+export interface SharedPrefixOptions {
+  /** Groups, each with its own system prompt (default 64). */
+  readonly numGroups?: number;
+  /** Distinct questions per group (default 16). */
+  readonly numPromptsPerGroup?: number;
+  /** System prompt tokens shared by a group (default 2048). */
+  readonly systemPromptLen?: number;
+  /** Question tokens unique to each prompt (default 128). */
+  readonly questionLen?: number;
+  /** Output tokens per request (default 256). */
+  readonly outputLen?: number;
+  /** Poisson arrival rate, requests/s (default 10). */
+  readonly rate?: number;
+  /** Length of the run, ms (default 60 000). */
+  readonly durationMs?: number;
+  /** Seed (default 1). */
+  readonly seed?: number;
+}
+
+const positive = (v: number, name: string): number => {
+  if (!Number.isFinite(v) || v <= 0) throw new SwitchyardError('CONFIG_INVALID', `workload.${name}: expected a positive number, got ${String(v)}`);
+  return v;
+};
+
+/**
+ * Shared-prefix groups: `numGroups` system prompts, each followed by one of
+ * `numPromptsPerGroup` questions. Requests arrive as a Poisson process and cycle through every
+ * (group, question) pair in a fresh random order per round, so all prompts recur equally and a
+ * prompt's second occurrence is a full-prefix hit wherever its first ran.
+ * @public
+ */
+export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workload {
+  const p = {
+    numGroups: positive(options.numGroups ?? 64, 'numGroups'),
+    numPromptsPerGroup: positive(options.numPromptsPerGroup ?? 16, 'numPromptsPerGroup'),
+    systemPromptLen: positive(options.systemPromptLen ?? 2048, 'systemPromptLen'),
+    questionLen: positive(options.questionLen ?? 128, 'questionLen'),
+    outputLen: positive(options.outputLen ?? 256, 'outputLen'),
+    rate: positive(options.rate ?? 10, 'rate'),
+    durationMs: positive(options.durationMs ?? 60_000, 'durationMs'),
+    seed: options.seed ?? 1,
+  };
+  const rng = createRng(p.seed);
+  const arrivals = poissonArrivals(rng.fork('arrivals'), p.rate, p.durationMs);
+  const pick = rng.fork('order');
+  const total = p.numGroups * p.numPromptsPerGroup;
+  let order: number[] = [];
+  const items: WorkloadItem[] = arrivals.map((arrivalMs, i) => {
+    if (i % total === 0) {
+      order = Array.from({ length: total }, (_, k) => k);
+      for (let k = total - 1; k > 0; k--) {
+        const j = pick.int(k + 1);
+        [order[k], order[j]] = [order[j] ?? 0, order[k] ?? 0];
+      }
+    }
+    const promptIndex = order[i % total] ?? 0;
+    const group = Math.floor(promptIndex / p.numPromptsPerGroup);
+    return {
+      id: `sp-${i}`,
+      arrivalMs,
+      prompt: [
+        { seed: mix32(p.seed * 7919 + group + 1), length: p.systemPromptLen },
+        { seed: mix32(p.seed * 104_729 + promptIndex + 0x51ed), length: p.questionLen },
+      ],
+      promptLength: p.systemPromptLen + p.questionLen,
+      maxOutputTokens: p.outputLen,
+      outputSeed: mix32(p.seed * 31 + i + 0x0fee),
+      tenant: 'default',
+      priority: 0,
+      adapter: undefined,
+      session: `group-${group}`,
+      after: undefined,
+      delayMs: 0,
+    };
+  });
+  return {
+    name: 'shared-prefix',
+    description: `${p.numGroups} groups × ${p.numPromptsPerGroup} prompts, system ${p.systemPromptLen} + question ${p.questionLen} tokens, output ${p.outputLen}, ${p.rate} req/s for ${p.durationMs / 1000} s`,
+    params: p,
+    items,
+  };
+}

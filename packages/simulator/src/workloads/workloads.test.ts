@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  agenticWorkload,
+  commonPrefixLength,
+  loraMixWorkload,
+  materializePrompt,
+  mooncakeTraceWorkload,
+  multiTenantWorkload,
+  multiTurnWorkload,
+  prefixParts,
+  sharedPrefixWorkload,
+  type PromptPart,
+  type Workload,
+} from '@switchyard/simulator';
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+};
+const consistent = (w: Workload): void => {
+  const ids = new Set<string>();
+  let last = -Infinity;
+  for (const it of w.items) {
+    expect(ids.has(it.id)).toBe(false);
+    ids.add(it.id);
+    expect(it.arrivalMs).toBeGreaterThanOrEqual(last);
+    last = it.arrivalMs;
+    expect(it.maxOutputTokens).toBeGreaterThan(0);
+    if (it.after !== undefined) expect(ids.has(it.after) || w.items.some((x) => x.id === it.after)).toBe(true);
+  }
+};
+
+describe('workload generators', () => {
+  it('are deterministic for a seed and differ across seeds', () => {
+    const gens: ((seed: number) => Workload)[] = [
+      (seed) => sharedPrefixWorkload({ seed, durationMs: 10_000 }),
+      (seed) => agenticWorkload({ seed, scale: 0.01, durationMs: 60_000, sessionRate: 0.1 }),
+      (seed) => multiTurnWorkload({ seed, conversations: 4 }),
+      (seed) => multiTenantWorkload({ seed, durationMs: 10_000 }),
+      (seed) => loraMixWorkload({ seed, durationMs: 10_000 }),
+    ];
+    for (const g of gens) {
+      const a = g(7);
+      expect(JSON.stringify(a)).toBe(JSON.stringify(g(7)));
+      expect(JSON.stringify(a.items)).not.toBe(JSON.stringify(g(8).items));
+      consistent(a);
+      for (const it of a.items.slice(0, 50)) expect(materializePrompt(it).length).toBe(it.promptLength);
+    }
+  });
+
+  it('shared-prefix: groups share exactly their system prompt and every prompt recurs', () => {
+    const w = sharedPrefixWorkload({ numGroups: 4, numPromptsPerGroup: 3, systemPromptLen: 200, questionLen: 40, rate: 20, durationMs: 30_000, seed: 3 });
+    expect(w.items.length).toBeGreaterThan(500);
+    expect(w.items.length).toBeLessThan(700);
+    const byGroup = new Map<string, typeof w.items>();
+    for (const it of w.items) byGroup.set(it.session!, [...(byGroup.get(it.session!) ?? []), it]);
+    expect(byGroup.size).toBe(4);
+    const [g0, g1] = [...byGroup.values()];
+    const distinct = g0!.find((x) => commonPrefixLength(x.prompt, g0![0]!.prompt) < 240)!;
+    expect(commonPrefixLength(distinct.prompt, g0![0]!.prompt)).toBeGreaterThanOrEqual(200);
+    expect(commonPrefixLength(g0![0]!.prompt, g1![0]!.prompt)).toBeLessThan(4);
+    // The first 12 requests are one full round: every (group, question) once.
+    const firstRound = new Set(w.items.slice(0, 12).map((x) => materializePrompt(x).join(',')));
+    expect(firstRound.size).toBe(12);
+  });
+
+  it('agentic: median input ≈195K·scale, output ≈317·scale, ≈96% of requests reuse ≥90% of the previous input', () => {
+    const scale = 0.05;
+    const w = agenticWorkload({ scale, sessionRate: 0.2, durationMs: 200_000, seed: 11 });
+    consistent(w);
+    const inputs = w.items.map((x) => x.promptLength);
+    expect(median(inputs)).toBeGreaterThan(195_000 * scale * 0.85);
+    expect(median(inputs)).toBeLessThan(195_000 * scale * 1.15);
+    expect(median(w.items.map((x) => x.maxOutputTokens))).toBeGreaterThan(317 * scale * 0.8);
+    expect(median(w.items.map((x) => x.maxOutputTokens))).toBeLessThan(317 * scale * 1.25);
+    const byId = new Map(w.items.map((x) => [x.id, x]));
+    let reusing = 0;
+    for (const it of w.items) {
+      const prev = it.after === undefined ? undefined : byId.get(it.after);
+      if (prev !== undefined && commonPrefixLength(prev.prompt, it.prompt) >= 0.9 * it.promptLength) reusing++;
+    }
+    const share = reusing / w.items.length;
+    expect(share).toBeGreaterThan(0.94);
+    expect(share).toBeLessThan(0.985);
+  });
+
+  it('multi-turn: each turn resends the history plus the previous answer', () => {
+    const w = multiTurnWorkload({ conversations: 3, seed: 5 });
+    consistent(w);
+    const byId = new Map(w.items.map((x) => [x.id, x]));
+    const convs = new Set(w.items.map((x) => x.session));
+    expect(convs.size).toBe(3);
+    for (const it of w.items) {
+      expect(it.promptLength).toBeGreaterThanOrEqual(500 + 16 + 120);
+      if (it.after === undefined) continue;
+      const prev = byId.get(it.after)!;
+      const cur = materializePrompt(it);
+      const expectedPrefix = materializePrompt([...prev.prompt, { seed: prev.outputSeed, length: prev.maxOutputTokens }]);
+      expect([...cur.subarray(0, expectedPrefix.length)]).toEqual([...expectedPrefix]);
+      expect(it.delayMs).toBeGreaterThanOrEqual(0);
+    }
+    const firsts = w.items.filter((x) => x.after === undefined);
+    expect(commonPrefixLength(firsts[0]!.prompt, firsts[1]!.prompt)).toBeGreaterThanOrEqual(500);
+  });
+
+  it('multi-tenant: per-tenant rates, priorities and bursts', () => {
+    const w = multiTenantWorkload({ durationMs: 120_000, seed: 2 });
+    const count = (t: string): number => w.items.filter((x) => x.tenant === t).length;
+    expect(count('interactive')).toBeGreaterThan(300);
+    expect(count('interactive')).toBeLessThan(420);
+    // batch: 2/s, ×4 during 10 s of every 30 s → 4/s on average.
+    expect(count('batch')).toBeGreaterThan(400);
+    expect(count('batch')).toBeLessThan(560);
+    const inBurst = w.items.filter((x) => x.tenant === 'batch' && x.arrivalMs % 30_000 < 10_000).length;
+    expect(inBurst / count('batch')).toBeGreaterThan(0.55);
+    expect(new Set(w.items.filter((x) => x.tenant === 'batch').map((x) => x.priority))).toEqual(new Set([-1]));
+  });
+
+  it('lora-mix: Zipf adapter popularity plus a base share', () => {
+    const w = loraMixWorkload({ rate: 50, durationMs: 60_000, seed: 4 });
+    const n = (a: string | undefined): number => w.items.filter((x) => x.adapter === a).length;
+    expect(n(undefined) / w.items.length).toBeGreaterThan(0.17);
+    expect(n(undefined) / w.items.length).toBeLessThan(0.23);
+    expect(n('lora-0')).toBeGreaterThan(n('lora-1'));
+    expect(n('lora-1')).toBeGreaterThan(n('lora-7'));
+  });
+});
+
+describe('Mooncake trace replay', () => {
+  const trace = [
+    '{"timestamp": 1000, "input_length": 1200, "output_length": 10, "hash_ids": [1, 2, 3]}',
+    '{"timestamp": 1500, "input_length": 1100, "output_length": 20, "hash_ids": [1, 2, 9]}',
+    '',
+    '{"timestamp": 3000, "input_length": 2000, "output_length": 5, "hash_ids": [1, 7]}',
+  ].join('\n');
+
+  it('shares exactly the leading hashed blocks', () => {
+    const w = mooncakeTraceWorkload(trace, { speedup: 2 });
+    expect(w.items.map((x) => x.arrivalMs)).toEqual([0, 250, 1000]);
+    expect(w.items.map((x) => x.promptLength)).toEqual([1200, 1100, 2000]);
+    expect(materializePrompt(w.items[2]!).length).toBe(2000); // 1024 hashed + 976 unique
+    expect(commonPrefixLength(w.items[0]!.prompt, w.items[1]!.prompt)).toBe(1024);
+    expect(commonPrefixLength(w.items[0]!.prompt, w.items[2]!.prompt)).toBe(512);
+    expect(mooncakeTraceWorkload(trace, { maxRequests: 2 }).items).toHaveLength(2);
+  });
+
+  it('names the line and field of a bad record', () => {
+    expect(() => mooncakeTraceWorkload('{"timestamp": 0, "input_length": 5, "output_length": 1, "hash_ids": [1]}\n{"timestamp": 1, "input_length": -3, "output_length": 1, "hash_ids": []}')).toThrow(/line 2.input_length/);
+    expect(() => mooncakeTraceWorkload('not json')).toThrow(/line 1: invalid JSON/);
+  });
+});
+
+describe('prompt parts (property)', () => {
+  const partArb: fc.Arbitrary<PromptPart> = fc.oneof(
+    fc.record({ seed: fc.nat(), offset: fc.nat(100), length: fc.integer({ min: 1, max: 60 }) }),
+    fc.array(fc.nat(), { minLength: 1, maxLength: 30 }).map((a) => Uint32Array.from(a)),
+  );
+  it('prefixParts is a prefix of the materialized prompt', () => {
+    fc.assert(
+      fc.property(fc.array(partArb, { maxLength: 8 }), fc.nat(400), (parts, n) => {
+        const full = materializePrompt(parts);
+        const pre = materializePrompt(prefixParts(parts, n));
+        expect([...pre]).toEqual([...full.subarray(0, Math.min(n, full.length))]);
+        expect(commonPrefixLength(parts, prefixParts(parts, n))).toBe(Math.min(n, full.length));
+      }),
+    );
+  });
+});
