@@ -1,0 +1,69 @@
+import type { SaturationDetector } from '@switchyard/core';
+import type { FairnessPolicy, OrderingPolicy, UsageLimitPolicy } from '../policies/types.js';
+
+/**
+ * Settings a band is created with (on demand, from `defaultPriorityBand` or
+ * `defaultNegativePriorityBand`).
+ * @public
+ */
+export interface BandTemplate {
+  /** Queued requests the band may hold. */
+  readonly maxRequests: number;
+  /** Queued body bytes the band may hold. */
+  readonly maxBytes: number;
+  /** Queue TTL of the band's requests in ms (Switchyard extension); undefined = the global default. */
+  readonly requestTtlMs: number | undefined;
+  /** Picks the flow within the band. */
+  readonly fairness: FairnessPolicy;
+  /** Picks the request within a flow. */
+  readonly ordering: OrderingPolicy;
+}
+
+/**
+ * A band declared in `priorityBands`.
+ * @public
+ */
+export interface BandSettings extends BandTemplate {
+  /** The band's priority (higher = more important). */
+  readonly priority: number;
+  /**
+   * True for bands declared in the config: they are never garbage-collected and their limits are
+   * reserved within the global limits (lower bands cannot use them).
+   */
+  readonly configured: boolean;
+}
+
+/**
+ * A validated, resolved `flowControl` block.
+ * @public
+ */
+export interface FlowControlConfig {
+  /** Global queued-request limit (0 = none). */
+  readonly maxRequests: number;
+  /** Global queued-bytes limit (0 = none). */
+  readonly maxBytes: number;
+  /** Queue TTL in ms while the pool has endpoints (0 = no TTL). */
+  readonly defaultRequestTtlMs: number;
+  /** Queue TTL in ms while the pool is empty (0 = no TTL). */
+  readonly noEndpointRequestTtlMs: number;
+  /** Template of bands created on demand for priorities ≥ 0. */
+  readonly defaultBand: BandTemplate;
+  /** Template of bands created on demand for negative priorities. */
+  readonly defaultNegativeBand: BandTemplate;
+  /** Declared bands, highest priority first. */
+  readonly bands: readonly BandSettings[];
+  /** Ceiling per band. */
+  readonly usageLimitPolicy: UsageLimitPolicy;
+  /** Pool saturation source. */
+  readonly detector: SaturationDetector;
+  /** Whether dispatched negative-priority requests may be revoked to make room. */
+  readonly enableEviction: boolean;
+  /** Idle time (ms) after which an empty flow is forgotten. */
+  readonly flowGcMs: number;
+  /** Idle time (ms) after which an empty undeclared band is forgotten. */
+  readonly bandGcMs: number;
+  /** Time (ms) a revoked request has to release its slot before the revocation counts as timed out. */
+  readonly evictionReclaimTimeoutMs: number;
+  /** Revocations that may await reclaim at once. */
+  readonly maxEvictionsPerCycle: number;
+}

@@ -1,0 +1,141 @@
+import { SwitchyardError, type Clock } from '@switchyard/core';
+import type { EventEmitter } from 'eventemitter3';
+import type { FlowControlConfig } from '../config/types.js';
+import type { FlowControlMetrics } from '../metrics/flow-metrics.js';
+import type { FlowControllerEvents } from './events.js';
+import { ItemState, type FlowItem } from './item.js';
+
+interface VictimList {
+  head: FlowItem | undefined;
+  tail: FlowItem | undefined;
+}
+
+/** What the evictor reports back (metrics, events). */
+export interface EvictionHooks {
+  /** A revocation was issued. */
+  revoked(item: FlowItem): void;
+  /** A revoked request released its slot in time. */
+  reclaimed(item: FlowItem): void;
+  /** A revoked request did not release its slot within the reclaim timeout. */
+  timedOut(item: FlowItem): void;
+}
+
+/**
+ * In-flight eviction: tracks dispatched negative-priority grants in victim order (lowest priority
+ * first, then most recently dispatched, so the request with the most work done survives longest)
+ * and revokes them through their AbortSignal. A revocation frees capacity only when the caller
+ * releases the grant; revocations still waiting for that are capped, so a blocked band does not
+ * revoke a new batch on every event while the first batch is still winding down.
+ */
+export class Evictor {
+  readonly #lists = new Map<number, VictimList>();
+  /** Priorities that have a list, ascending. */
+  readonly #priorities: number[] = [];
+  readonly #clock: Clock;
+  readonly #timeoutMs: number;
+  readonly #maxPending: number;
+  readonly #hooks: EvictionHooks;
+  #pending = 0;
+
+  constructor(clock: Clock, reclaimTimeoutMs: number, maxPending: number, hooks: EvictionHooks) {
+    this.#clock = clock;
+    this.#timeoutMs = reclaimTimeoutMs;
+    this.#maxPending = maxPending;
+    this.#hooks = hooks;
+  }
+
+  /** Revocations awaiting reclaim. */
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Registers a fresh negative-priority grant as a possible victim. */
+  add(item: FlowItem): void {
+    const p = item.flow.band.priority;
+    let list = this.#lists.get(p);
+    if (list === undefined) {
+      list = { head: undefined, tail: undefined };
+      this.#lists.set(p, list);
+      this.#priorities.push(p);
+      this.#priorities.sort((a, b) => a - b);
+    }
+    item.victimPrev = list.tail;
+    item.victimNext = undefined;
+    if (list.tail === undefined) list.head = item;
+    else list.tail.victimNext = item;
+    list.tail = item;
+  }
+
+  /** Removes a grant from the victim lists (released or revoked). */
+  remove(item: FlowItem): void {
+    const list = this.#lists.get(item.flow.band.priority);
+    if (list === undefined || (item.victimPrev === undefined && list.head !== item)) return;
+    if (item.victimPrev === undefined) list.head = item.victimNext;
+    else item.victimPrev.victimNext = item.victimNext;
+    if (item.victimNext === undefined) list.tail = item.victimPrev;
+    else item.victimNext.victimPrev = item.victimPrev;
+    item.victimPrev = undefined;
+    item.victimNext = undefined;
+  }
+
+  /**
+   * Revokes victims of priority below `blockedPriority` (and below 0) until the number of
+   * revocations awaiting reclaim reaches the cap. Returns how many were revoked now.
+   */
+  evictFor(blockedPriority: number): number {
+    let revoked = 0;
+    while (this.#pending < this.#maxPending) {
+      const victim = this.#pick(blockedPriority);
+      if (victim === undefined) break;
+      this.#revoke(victim);
+      revoked++;
+    }
+    return revoked;
+  }
+
+  /** A revoked grant was released: its capacity came back. */
+  released(item: FlowItem): void {
+    if (item.reclaimTimer === undefined) return;
+    this.#clock.clearTimeout(item.reclaimTimer);
+    item.reclaimTimer = undefined;
+    this.#pending--;
+    this.#hooks.reclaimed(item);
+  }
+
+  #pick(below: number): FlowItem | undefined {
+    for (const p of this.#priorities) {
+      if (p >= 0 || p >= below) return undefined;
+      const tail = this.#lists.get(p)?.tail;
+      if (tail !== undefined) return tail;
+    }
+    return undefined;
+  }
+
+  #revoke(item: FlowItem): void {
+    this.remove(item);
+    item.state = ItemState.Revoked;
+    this.#pending++;
+    item.reclaimTimer = this.#clock.setTimeout(() => {
+      item.reclaimTimer = undefined;
+      this.#pending--;
+      this.#hooks.timedOut(item);
+    }, this.#timeoutMs);
+    this.#hooks.revoked(item);
+    item.revokeController?.abort(new SwitchyardError('EVICTED', 'request evicted by flow control'));
+  }
+}
+
+/** An evictor that records metrics and emits the controller's revocation events. */
+export function createEvictor(config: FlowControlConfig, clock: Clock, metrics: FlowControlMetrics | undefined, events: EventEmitter<FlowControllerEvents>): Evictor {
+  return new Evictor(clock, config.evictionReclaimTimeoutMs, config.maxEvictionsPerCycle, {
+    revoked: (item) => {
+      metrics?.revocationIssued(item.flow.priority);
+      events.emit('revoked', item);
+    },
+    reclaimed: (item) => metrics?.revocationFinished(item.flow.priority, 'reclaimed'),
+    timedOut: (item) => {
+      metrics?.revocationFinished(item.flow.priority, 'timed_out');
+      events.emit('revocationTimedOut', item);
+    },
+  });
+}

@@ -1,0 +1,302 @@
+import {
+  SwitchyardError,
+  systemClock,
+  type AdmissionController,
+  type AdmissionGrant,
+  type Clock,
+  type EndpointPool,
+  type PoolSaturation,
+  type RequestOutcome,
+  type SchedulingRequest,
+} from '@switchyard/core';
+import { EventEmitter } from 'eventemitter3';
+import { parseFlowControlConfig } from '../config/parse.js';
+import type { FlowControlConfig } from '../config/types.js';
+import { FlowControlMetrics, type QueueOutcome } from '../metrics/flow-metrics.js';
+import { formatDuration } from '../units/duration.js';
+import { Dispatcher } from './dispatcher.js';
+import type { FlowControllerEvents } from './events.js';
+import { createEvictor, type Evictor } from './eviction.js';
+import type { Flow } from './flow.js';
+import { SaturationGate } from './gate.js';
+import { defaultEstimate } from './options.js';
+import { bandFairness, bandStats, metricsSource, type FlowControllerStats } from './introspection.js';
+import { FlowItem, ItemState, type ItemOwner } from './item.js';
+import type { AdmitOptions, FlowControllerOptions } from './options.js';
+import { QueueSet } from './queues.js';
+
+const DEFAULT_FLOW = 'default-flow';
+
+/**
+ * The queueing admission controller. Requests wait in per-FlowKey queues inside the gateway while
+ * the pool is saturated and are dispatched in strict band order, by the band's fairness policy
+ * across flows and its ordering policy within a flow, whenever the saturation gate is below the
+ * band's ceiling. Dispatch is event-driven and drains as much as the gate allows in one pass (see
+ * docs/flow-control.md). Create one with {@link createFlowController}.
+ * @public
+ */
+export class FlowController extends EventEmitter<FlowControllerEvents> implements AdmissionController, ItemOwner {
+  /** The resolved configuration. */
+  readonly config: FlowControlConfig;
+  /** Metrics recorder (undefined when disabled). */
+  readonly metrics: FlowControlMetrics | undefined;
+  readonly #pool: EndpointPool;
+  readonly #clock: Clock;
+  readonly #gate: SaturationGate;
+  readonly #queues: QueueSet;
+  readonly #dispatcher: Dispatcher;
+  readonly #evictor: Evictor | undefined;
+  readonly #estimate: (r: SchedulingRequest) => number;
+  readonly #onPoolChange = (): void => {
+    this.#queues.checkFlip();
+    this.#dispatcher.schedule();
+  };
+  readonly #onPoolMetrics = (): void => {
+    this.#dispatcher.schedule();
+  };
+  #seq = 0;
+  #outstanding = 0;
+  #outstandingTokens = 0;
+  #closing: Promise<void> | undefined;
+  #resolveClosed: (() => void) | undefined;
+
+  /** Prefer {@link createFlowController}. */
+  constructor(options: FlowControllerOptions) {
+    super();
+    this.#pool = options.pool;
+    this.#clock = options.clock ?? systemClock;
+    this.config = parseFlowControlConfig(options.config, options.plugins, { clock: this.#clock });
+    this.#estimate = options.estimateTokens ?? defaultEstimate;
+    this.#gate = new SaturationGate(this.#pool, options.detector ?? this.config.detector, this.#clock);
+    this.#queues = new QueueSet(
+      this.config,
+      this.#clock,
+      this.#pool,
+      {
+        bandCreated: (b) => this.emit('bandCreated', b.priority),
+        bandRemoved: (b) => this.emit('bandRemoved', b.priority),
+        flowCreated: (f) => this.emit('flowCreated', f.fairnessId, f.priority),
+        flowRemoved: (f) => this.emit('flowRemoved', f.fairnessId, f.priority),
+      },
+      (item) => {
+        this.#expire(item);
+      },
+    );
+    this.#dispatcher = new Dispatcher(this.#queues, options.usageLimitPolicy ?? this.config.usageLimitPolicy, this.#clock, {
+      saturation: () => this.saturation(),
+      grant: (item, now) => {
+        this.#grant(item, now);
+      },
+      blocked: (band, saturation, ceiling, changed) => {
+        if (changed) this.emit('blocked', band.priority, saturation, ceiling);
+        this.#evictor?.evictFor(band.priority);
+      },
+      unblocked: () => this.emit('unblocked'),
+      cycle: (seconds) => this.metrics?.dispatchCycle(seconds),
+    });
+    const m = options.metrics;
+    this.metrics = m === false ? undefined : m instanceof FlowControlMetrics ? m : new FlowControlMetrics(m);
+    this.metrics?.bind(metricsSource(this.#queues.table, () => this.saturationByStage()));
+    this.#evictor = this.config.enableEviction ? createEvictor(this.config, this.#clock, this.metrics, this) : undefined;
+    this.#pool.on('metrics', this.#onPoolMetrics);
+    this.#pool.on('updated', this.#onPoolMetrics);
+    this.#pool.on('added', this.#onPoolChange);
+    this.#pool.on('removed', this.#onPoolChange);
+  }
+
+  /**
+   * Admits a request: resolves with a grant when it may be scheduled (at once when nothing waits
+   * and the pool is below the band's ceiling), or rejects with a SwitchyardError of the contract:
+   * 429 `REJECTED_SATURATED` (queue full), 503 `REJECTED_NO_ENDPOINTS` (queue full or TTL expired
+   * with an empty pool), 429 `REJECTED_TTL_EXPIRED`, 503 `REJECTED_CONTEXT_CANCELLED`,
+   * 503 `REJECTED_SHUTTING_DOWN`. The grant must be released exactly once.
+   */
+  admit(request: SchedulingRequest, options: AdmitOptions = {}): Promise<AdmissionGrant> {
+    if (this.#closing !== undefined) {
+      return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_SHUTTING_DOWN', 'flow controller is shutting down'));
+    }
+    const signal = options.signal;
+    if (signal?.aborted === true) {
+      return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request was cancelled before admission'));
+    }
+    const table = this.#queues.table;
+    const band = table.band(request.priority);
+    const flow = table.flow(band, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
+    const now = this.#clock.now();
+    const ttl = options.ttlMs ?? band.settings.requestTtlMs ?? this.config.defaultRequestTtlMs;
+    const item = new FlowItem(this, flow, request, this.#seq++, now, this.#estimate(request), ttl > 0 ? ttl : Infinity, options.deadline ?? Infinity);
+
+    // Pass-through: with nothing queued anywhere this request overtakes no one, so an open gate grants it at once.
+    if (table.totalRequests === 0 && !this.#dispatcher.inPass) {
+      const saturation = this.saturation();
+      if (saturation < this.#dispatcher.ceilingAlone(band.priority, saturation)) {
+        table.used(flow);
+        this.#grant(item, now);
+        return Promise.resolve(item);
+      }
+    }
+
+    const verdict = table.admits(band, item.byteSize);
+    if (verdict !== 'ok') {
+      const where = verdict === 'band' ? `band ${band.priority} (maxRequests ${band.settings.maxRequests}, maxBytes ${band.settings.maxBytes})` : 'the global limits';
+      return this.#pool.size === 0
+        ? this.#refuse(request, flow, 'RejectedNoEndpoints', new SwitchyardError('REJECTED_NO_ENDPOINTS', `no endpoints available and the queue of ${where} is full`))
+        : this.#refuse(request, flow, 'RejectedCapacity', new SwitchyardError('REJECTED_SATURATED', `flow control queue full: ${where}`));
+    }
+    const promise = new Promise<AdmissionGrant>((resolve, reject) => {
+      item.resolve = resolve;
+      item.reject = reject;
+    });
+    this.#queues.enqueue(item);
+    if (signal !== undefined) {
+      item.signal = signal;
+      signal.addEventListener('abort', item, { once: true });
+    }
+    this.emit('enqueued', item);
+    this.#dispatcher.pass();
+    return promise;
+  }
+
+  /**
+   * Stops admitting (new requests get 503 `rejected-shutting-down`), answers every queued request
+   * the same way, and resolves once every granted request has been released.
+   */
+  close(): Promise<void> {
+    if (this.#closing !== undefined) return this.#closing;
+    this.#closing = new Promise<void>((resolve) => {
+      this.#resolveClosed = resolve;
+    });
+    this.#pool.off('metrics', this.#onPoolMetrics);
+    this.#pool.off('updated', this.#onPoolMetrics);
+    this.#pool.off('added', this.#onPoolChange);
+    this.#pool.off('removed', this.#onPoolChange);
+    for (const item of this.#queues.items()) {
+      this.#queues.unqueue(item);
+      this.#finalize(item, 'EvictedOther', new SwitchyardError('REJECTED_SHUTTING_DOWN', 'flow controller is shutting down'));
+      this.emit('drained', item, this.#clock.now() - item.enqueuedAt);
+    }
+    this.#queues.close();
+    this.#maybeClosed();
+    return this.#closing;
+  }
+
+  /** Current gate value: max over stages, counting grants not yet visible on endpoints. */
+  saturation(): number {
+    return this.#gate.value(this.#outstanding, this.#outstandingTokens);
+  }
+
+  /** Current saturation per stage. */
+  saturationByStage(): PoolSaturation {
+    return this.#gate.stages(this.#outstanding, this.#outstandingTokens);
+  }
+
+  /** Jain's index of tokens dispatched across the flows of a band since the last metrics scrape. */
+  fairnessIndex(priority: number): number {
+    const band = this.#queues.table.bands.find((b) => b.priority === priority);
+    return band === undefined ? 1 : bandFairness(band);
+  }
+
+  /** A snapshot of queues, grants and bands. */
+  stats(): FlowControllerStats {
+    const table = this.#queues.table;
+    return {
+      queuedRequests: table.totalRequests,
+      queuedBytes: table.totalBytes,
+      inFlightRequests: this.#outstanding,
+      inFlightTokens: this.#outstandingTokens,
+      pendingRevocations: this.#evictor?.pending ?? 0,
+      expiringRequests: this.#queues.ttl.size,
+      bands: table.bands.map(bandStats),
+      closed: this.#closing !== undefined,
+    };
+  }
+
+  /** @internal grant side: the caller released `item`. */
+  onRelease(item: FlowItem, outcome: RequestOutcome): void {
+    if (item.state !== ItemState.Dispatched && item.state !== ItemState.Revoked) return;
+    const wasRevoked = item.state === ItemState.Revoked;
+    item.state = ItemState.Released;
+    this.#outstanding--;
+    this.#outstandingTokens -= item.tokens;
+    if (this.#evictor !== undefined) {
+      if (wasRevoked) this.#evictor.released(item);
+      else if (item.revokeController !== undefined) this.#evictor.remove(item);
+    }
+    if (outcome.kind === 'success' && outcome.usage !== undefined && !item.flow.removed) {
+      item.flow.band.selector.settle?.(item.flow, item.tokens, outcome.usage.promptTokens + outcome.usage.completionTokens);
+    }
+    this.emit('released', item, outcome);
+    this.#dispatcher.schedule();
+    this.#maybeClosed();
+  }
+
+  /** @internal the caller's signal aborted while `item` was queued. */
+  onAbort(item: FlowItem): void {
+    if (item.state !== ItemState.Queued) return;
+    this.#queues.unqueue(item);
+    this.#finalize(item, 'EvictedContextCancelled', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request cancelled by the caller while queued'));
+    this.emit('cancelled', item, this.#clock.now() - item.enqueuedAt);
+    this.#dispatcher.schedule();
+  }
+
+  #expire(item: FlowItem): void {
+    if (item.state !== ItemState.Queued) return;
+    this.#queues.unqueue(item);
+    const waited = this.#clock.now() - item.enqueuedAt;
+    const error =
+      this.#pool.size === 0
+        ? new SwitchyardError('REJECTED_NO_ENDPOINTS', `request timed out in queue after ${formatDuration(waited)} and no endpoints are available`)
+        : new SwitchyardError('REJECTED_TTL_EXPIRED', `request timed out in queue after ${formatDuration(waited)}`);
+    this.#finalize(item, 'EvictedTTL', error);
+    this.emit('expired', item, waited, error);
+    this.#dispatcher.schedule();
+  }
+
+  #refuse(request: SchedulingRequest, flow: Flow | undefined, outcome: QueueOutcome, error: SwitchyardError): Promise<AdmissionGrant> {
+    this.metrics?.outcome(flow?.metricCache ?? {}, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0);
+    this.emit('rejected', request, outcome, error);
+    this.emit('outcome', request, outcome, 0);
+    return Promise.reject(error);
+  }
+
+  #grant(item: FlowItem, now: number): void {
+    const flow = item.flow;
+    item.state = ItemState.Dispatched;
+    item.dispatchedAt = now;
+    this.#outstanding++;
+    this.#outstandingTokens += item.tokens;
+    flow.served += item.tokens;
+    if (this.#evictor !== undefined && flow.priority < 0) {
+      item.revokeController = new AbortController();
+      item.revoked = item.revokeController.signal;
+      this.#evictor.add(item);
+    }
+    const waited = now - item.enqueuedAt;
+    this.metrics?.outcome(flow.metricCache, flow.fairnessId, flow.priority, 'Dispatched', waited / 1000);
+    this.emit('dispatched', item, waited);
+    this.emit('outcome', item.request, 'Dispatched', waited);
+    const resolve = item.resolve;
+    item.resolve = undefined;
+    item.reject = undefined;
+    resolve?.(item);
+  }
+
+  #finalize(item: FlowItem, outcome: QueueOutcome, error: SwitchyardError): void {
+    item.state = ItemState.Finalized;
+    const waited = this.#clock.now() - item.enqueuedAt;
+    this.metrics?.outcome(item.flow.metricCache, item.flow.fairnessId, item.flow.priority, outcome, waited / 1000);
+    this.emit('outcome', item.request, outcome, waited);
+    const reject = item.reject;
+    item.resolve = undefined;
+    item.reject = undefined;
+    reject?.(error);
+  }
+
+  #maybeClosed(): void {
+    if (this.#resolveClosed === undefined || this.#outstanding > 0 || this.#queues.table.totalRequests > 0) return;
+    const done = this.#resolveClosed;
+    this.#resolveClosed = undefined;
+    this.emit('closed');
+    done();
+  }
+}

@@ -1,0 +1,75 @@
+import type { BandTemplate } from '../config/types.js';
+import type { FlowSelector, FlowView, QueuedRequest } from '../policies/types.js';
+import type { IdleNode } from '../structures/idle-list.js';
+import { IndexedHeap } from '../structures/indexed-heap.js';
+import { itemBefore, type FlowItem } from './item.js';
+
+/** Per-flow cache of bound metric children, filled lazily by the metrics module. */
+export type MetricCache = Record<string, unknown>;
+
+/** One FlowKey = (fairness id, priority): a queue ordered by the band's ordering policy. */
+export class Flow implements FlowView, IdleNode {
+  readonly fairnessId: string;
+  readonly band: Band;
+  readonly queue = new IndexedHeap<FlowItem>(itemBefore, {
+    get: (i) => i.queueIndex,
+    set: (i, at) => (i.queueIndex = at),
+  });
+  bytes = 0;
+  policyState: unknown = undefined;
+  /** Tokens dispatched since the fairness index was last read. */
+  served = 0;
+  metricCache: MetricCache = {};
+  removed = false;
+  idleSince = 0;
+  idlePrev: IdleNode | undefined = undefined;
+  idleNext: IdleNode | undefined = undefined;
+  idle = false;
+
+  constructor(band: Band, fairnessId: string) {
+    this.band = band;
+    this.fairnessId = fairnessId;
+  }
+
+  get priority(): number {
+    return this.band.priority;
+  }
+
+  get size(): number {
+    return this.queue.size;
+  }
+
+  head(): QueuedRequest | undefined {
+    return this.queue.peek();
+  }
+}
+
+/** A priority band: its flows, limits, fairness state and queue counters. */
+export class Band implements IdleNode {
+  readonly priority: number;
+  readonly settings: BandTemplate;
+  /** Declared in the config: its limits are reserved within the global limits. */
+  readonly reserves: boolean;
+  /** Never garbage-collected (declared bands and band 0). */
+  readonly permanent: boolean;
+  readonly flows = new Map<string, Flow>();
+  readonly selector: FlowSelector;
+  queuedRequests = 0;
+  queuedBytes = 0;
+  removed = false;
+  idleSince = 0;
+  idlePrev: IdleNode | undefined = undefined;
+  idleNext: IdleNode | undefined = undefined;
+  idle = false;
+
+  /** Current dispatch ceiling (set by the controller from the usage limit policy). */
+  ceiling = 1;
+
+  constructor(priority: number, settings: BandTemplate, reserves: boolean, permanent: boolean) {
+    this.priority = priority;
+    this.settings = settings;
+    this.reserves = reserves;
+    this.permanent = permanent;
+    this.selector = settings.fairness.createSelector(itemBefore);
+  }
+}

@@ -1,0 +1,3 @@
+export { FlowControlMetrics } from './flow-metrics.js';
+export type { FlowControlMetricsOptions, FlowControlMetricsSource, QueueOutcome } from './flow-metrics.js';
+export { jainsIndex } from './jain.js';

@@ -1,0 +1,29 @@
+export { isFairnessPolicy, isOrderingPolicy, isUsageLimitPolicy } from './types.js';
+export type { QueuedRequest, OrderingPolicy, FlowView, FlowSelector, FairnessPolicy, UsageLimitPolicy } from './types.js';
+export { FlowRing } from './ring.js';
+export type { RingNode } from './ring.js';
+export { createGlobalStrictFairness, GLOBAL_STRICT_FAIRNESS } from './global-strict.js';
+export { createRoundRobinFairness, ROUND_ROBIN_FAIRNESS } from './round-robin.js';
+export { createWeightedDrrFairness, WEIGHTED_DRR_FAIRNESS } from './weighted-drr.js';
+export type { WeightedDrrOptions } from './weighted-drr.js';
+export {
+  createFcfsOrdering,
+  createEdfOrdering,
+  createSloDeadlineOrdering,
+  FCFS_ORDERING,
+  EDF_ORDERING,
+  SLO_DEADLINE_ORDERING,
+} from './ordering.js';
+export { createStaticUsageLimit, createPriorityHoldback, STATIC_USAGE_LIMIT, PRIORITY_HOLDBACK } from './usage-limits.js';
+export type { PriorityHoldbackOptions } from './usage-limits.js';
+export {
+  flowControlPlugins,
+  globalStrictFairnessPolicyPlugin,
+  roundRobinFairnessPolicyPlugin,
+  weightedDrrFairnessPolicyPlugin,
+  fcfsOrderingPolicyPlugin,
+  edfOrderingPolicyPlugin,
+  sloDeadlineOrderingPolicyPlugin,
+  staticUsageLimitPolicyPlugin,
+  priorityHoldbackPolicyPlugin,
+} from './plugins.js';

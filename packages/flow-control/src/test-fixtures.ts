@@ -1,0 +1,132 @@
+/**
+ * Shared helpers of this package's tests (not part of the public API).
+ * @internal
+ */
+import {
+  AttributeMap,
+  EndpointPool,
+  ManualClock,
+  createConcurrencyDetector,
+  type AdmissionGrant,
+  type InferenceRequest,
+  type SaturationDetector,
+  type SchedulingRequest,
+} from '@switchyard/core';
+import { createFlowController, type FlowController, type FlowControllerOptions } from './index.js';
+
+/** Fields a test request can set. */
+export interface RequestSpec {
+  readonly id?: string;
+  readonly priority?: number;
+  readonly fairnessId?: string;
+  readonly bytes?: number;
+  readonly sloTtftMs?: number;
+  readonly receivedAt?: number;
+  readonly maxOutputTokens?: number;
+}
+
+let nextId = 0;
+
+/** A minimal scheduling request (no body parsing involved). */
+export function request(spec: RequestSpec = {}): SchedulingRequest {
+  const id = spec.id ?? `r${nextId++}`;
+  const inference = {
+    id,
+    path: '/v1/completions',
+    api: 'openai-completions',
+    headers: {},
+    model: 'm',
+    stream: false,
+    maxOutputTokens: spec.maxOutputTokens,
+    prompt: { kind: 'none' },
+    cacheSalt: undefined,
+    byteSize: spec.bytes ?? 100,
+    body: undefined,
+    rawBody: new Uint8Array(0),
+  } as unknown as InferenceRequest;
+  return {
+    request: inference,
+    id,
+    targetModel: 'm',
+    fairnessId: spec.fairnessId ?? 'default-flow',
+    objective: undefined,
+    priority: spec.priority ?? 0,
+    sloTtftMs: spec.sloTtftMs,
+    sloTpotMs: undefined,
+    receivedAt: spec.receivedAt ?? 0,
+    subsetHint: undefined,
+    attributes: new AttributeMap(),
+  };
+}
+
+/** A pool of `endpoints` members (addresses 10.9.0.x:8000). */
+export function pool(endpoints: number, labels: Readonly<Record<string, string>> = {}): EndpointPool {
+  const p = new EndpointPool();
+  for (let i = 0; i < endpoints; i++) p.add({ address: `10.9.0.${i + 1}:8000`, labels });
+  return p;
+}
+
+/** A detector that always reports a saturated pool. */
+export const saturated: SaturationDetector = { type: 'test-saturated', name: 'test-saturated', saturation: () => 1 };
+
+/** A detector whose value the test sets. */
+export function dial(initial = 0): SaturationDetector & { value: number } {
+  return { type: 'test-dial', name: 'test-dial', value: initial, saturation() { return this.value; } };
+}
+
+/** A controller gated by a concurrency detector: `slots` grants fit before the pool counts as saturated. */
+export interface Harness {
+  readonly clock: ManualClock;
+  readonly pool: EndpointPool;
+  readonly fc: FlowController;
+}
+
+/**
+ * Builds a controller over one endpoint whose concurrency detector allows `slots` outstanding
+ * grants (nothing else accounts in-flight load, so every grant counts as pending load); with 0
+ * slots the pool is always saturated.
+ */
+export function harness(slots: number, options: Partial<FlowControllerOptions> = {}): Harness {
+  const clock = new ManualClock();
+  const p = options.pool ?? pool(1);
+  const fc = createFlowController({
+    pool: p,
+    clock,
+    detector: slots > 0 ? createConcurrencyDetector({ maxConcurrency: slots }) : saturated,
+    metrics: false,
+    ...options,
+  });
+  return { clock, pool: p, fc };
+}
+
+/** Settles pending promise callbacks (microtasks), without moving the clock. */
+export async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+/** Tracks an admit call's settlement. */
+export interface Tracked {
+  readonly request: SchedulingRequest;
+  grant: AdmissionGrant | undefined;
+  error: unknown;
+  readonly done: Promise<void>;
+}
+
+/** Calls `admit` and records the outcome without throwing. */
+export function track(fc: FlowController, r: SchedulingRequest, options: Parameters<FlowController['admit']>[1] = {}): Tracked {
+  const t: { request: SchedulingRequest; grant: AdmissionGrant | undefined; error: unknown; done: Promise<void> } = {
+    request: r,
+    grant: undefined,
+    error: undefined,
+    done: Promise.resolve(),
+  };
+  t.done = fc.admit(r, options).then(
+    (g) => {
+      t.grant = g;
+    },
+    (e: unknown) => {
+      t.error = e;
+    },
+  );
+  return t;
+}
