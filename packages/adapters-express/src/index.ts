@@ -58,3 +58,7 @@ export type {
   ForwardOptions,
   ForwardResult,
 } from './proxy/index.js';
+export { gatewaySectionSchema, addressMatcher, trustPredicate } from './config/index.js';
+export type { GatewaySection, GatewaySectionInput, GatewayEndpointInput } from './config/index.js';
+export { parseGatewayArgs, GATEWAY_USAGE } from './cli/index.js';
+export type { GatewayCliArgs } from './cli/index.js';

@@ -38,7 +38,7 @@ describe('Express middleware', () => {
   afterAll(async () => {
     await mw.current?.gateway.close();
     server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => server.close(() => { resolve(); }));
     await up.close();
   });
 

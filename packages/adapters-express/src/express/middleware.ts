@@ -56,7 +56,7 @@ export function switchyard(gateway: GatewayHandler | GatewayOptions): Switchyard
       return;
     }
     const body = preReadBody(req);
-    void handler.handle(req, res, body === undefined ? { next: () => next() } : { body, next: () => next() });
+    void handler.handle(req, res, body === undefined ? { next: () => { next(); } } : { body, next: () => { next(); } });
   }) as SwitchyardMiddleware;
   Object.defineProperty(middleware, 'gateway', { value: handler });
   return middleware;

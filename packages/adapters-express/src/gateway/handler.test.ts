@@ -38,6 +38,7 @@ describe('createGatewayHandler: forwarding', () => {
     expect(r.status).toBe(200);
     const served = r.headers['x-gateway-destination-endpoint-served'];
     expect([a.address, b.address]).toContain(served);
+    expect(r.headers['x-session-token']).toBe(Buffer.from(String(served)).toString('base64'));
     const d = scheduler.decisions.at(-1);
     expect(d?.starts).toEqual([served]);
     expect(d?.usages).toEqual([{ promptTokens: 11, completionTokens: 5, cachedTokens: 3 }]);

@@ -182,6 +182,7 @@ async function forward(rt: GatewayRuntime, req: IncomingMessage, res: ServerResp
       maxAttempts: rt.maxAttempts,
       requestId: request.id,
       rewriteModel: plan.rewriteModel,
+      responseHeaders: plan.responseHeaders,
       signal: controller.signal,
       headersTimeoutMs: rt.headersTimeoutMs,
       bodyTimeoutMs: rt.bodyTimeoutMs,

@@ -13,6 +13,8 @@ export interface ForwardPlan {
   readonly targets: readonly Endpoint[];
   /** Headers to add to the forwarded request. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Headers to add to the client's response (e.g. a session token). */
+  readonly responseHeaders: Readonly<Record<string, string>>;
   /** Body to send. */
   readonly body: Uint8Array;
   /** Name the upstream answers with → name the client asked for, when they differ. */
@@ -49,6 +51,7 @@ export function planFromDecision(decision: Decision, rotation: EndpointRotation 
   return {
     targets: orderTargets([decision.primary, ...decision.fallbacks], rotation),
     headers: decision.headers,
+    responseHeaders: decision.responseHeaders,
     body: decision.body,
     rewriteModel: target !== client && client !== '' ? { from: target, to: client } : undefined,
     revoked: decision.revoked,
@@ -83,6 +86,7 @@ export function failOpenPlan(pool: GatewayPool, request: InferenceRequest, model
   return {
     targets: orderTargets(targets, pool.rotation),
     headers: { [DESTINATION_HEADER]: (targets[0] as Endpoint).address },
+    responseHeaders: {},
     body,
     rewriteModel: modelRewrite !== undefined && request.model !== '' ? { from: modelRewrite, to: request.model } : undefined,
     revoked: undefined,

@@ -30,6 +30,8 @@ export interface AttemptContext {
   readonly requestId: string;
   /** Restore the client's model name in the response body. */
   readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
+  /** Headers added to the client's response (the decision's `responseHeaders`). */
+  readonly responseHeaders: Readonly<Record<string, string>>;
   /** Called when the upstream response head arrives, before it is written. */
   readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
 }
@@ -87,7 +89,7 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     const processor = createBodyProcessor({ contentType: this.#contentType, rewriteModel: ctx.rewriteModel });
     this.#processor = processor;
     ctx.onResponseStart(this.#endpoint, status);
-    const head = buildClientResponseHead(raw, this.#endpoint.address, ctx.requestId, processor.rewrites);
+    const head = buildClientResponseHead(raw, this.#endpoint.address, ctx.requestId, processor.rewrites, ctx.responseHeaders);
     ctx.res.writeHead(status, head.headers);
     return true;
   }

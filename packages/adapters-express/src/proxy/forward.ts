@@ -29,6 +29,8 @@ export interface ForwardOptions {
   readonly requestId: string;
   /** Restore the client's model name in the response body. */
   readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
+  /** Headers added to the client's response. */
+  readonly responseHeaders: Readonly<Record<string, string>>;
   /** Aborting ends the forward as `aborted` (client left, shutdown, eviction). */
   readonly signal: AbortSignal;
   /** Time allowed for the upstream response head. */
@@ -54,7 +56,7 @@ export type ForwardResult = AttemptResult & { readonly attempts: number };
  * @public
  */
 export async function forwardRequest(o: ForwardOptions): Promise<ForwardResult> {
-  const ctx = { res: o.res, requestId: o.requestId, rewriteModel: o.rewriteModel, onResponseStart: o.onResponseStart };
+  const ctx = { res: o.res, requestId: o.requestId, rewriteModel: o.rewriteModel, responseHeaders: o.responseHeaders, onResponseStart: o.onResponseStart };
   let current: ProxyAttempt | undefined;
   const onAbort = (): void => current?.abort(o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted'));
   o.signal.addEventListener('abort', onAbort, { once: true });

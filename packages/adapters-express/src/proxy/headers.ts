@@ -78,10 +78,16 @@ export interface ClientResponseHead {
 /**
  * Converts upstream raw headers to the client's response headers: drops hop-by-hop headers (and
  * `content-length` when the body will be rewritten), then adds
- * `x-gateway-destination-endpoint-served` and the request id.
+ * `x-gateway-destination-endpoint-served`, the request id and the decision's response headers.
  * @public
  */
-export function buildClientResponseHead(raw: readonly Buffer[] | readonly string[], served: string, requestId: string, bodyRewritten: boolean): ClientResponseHead {
+export function buildClientResponseHead(
+  raw: readonly Buffer[] | readonly string[],
+  served: string,
+  requestId: string,
+  bodyRewritten: boolean,
+  extra: Readonly<Record<string, string>> = {},
+): ClientResponseHead {
   const headers: string[] = [];
   let contentType: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -93,6 +99,7 @@ export function buildClientResponseHead(raw: readonly Buffer[] | readonly string
     headers.push(name, value);
   }
   headers.push(DESTINATION_SERVED_HEADER, served, REQUEST_ID_HEADER, requestId);
+  for (const name in extra) headers.push(name, extra[name] as string);
   return { headers, contentType };
 }
 

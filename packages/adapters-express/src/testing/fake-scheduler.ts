@@ -82,6 +82,7 @@ export class FakeScheduler implements RequestScheduler {
       fallbacks: targets.slice(1),
       result: { profileResults: new Map(), primaryProfileName: 'default' },
       headers: { [DESTINATION_HEADER]: targets.map((t) => t.address).join(',') },
+      responseHeaders: { 'x-session-token': Buffer.from(primary.id).toString('base64') },
       body,
       clientModel: request.model,
       trace: undefined,

@@ -1,0 +1,3 @@
+export { gatewaySectionSchema } from './schema.js';
+export type { GatewaySection, GatewaySectionInput, GatewayEndpointInput } from './schema.js';
+export { addressMatcher, trustPredicate } from './trust.js';
