@@ -1,8 +1,4 @@
-import type { Clock } from '../clock/clock.js';
-import type { EndpointPool } from '../endpoints/pool.js';
-import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
-import type { Plugin } from '../scheduling/plugins.js';
 
 /** Type of the prefix-aware scorer (shipped by `@switchyard/prefix-index`). @public */
 export const PREFIX_CACHE_SCORER = 'prefix-cache-scorer';
@@ -19,15 +15,4 @@ export function defaultScorerWeights(registry: PluginRegistry): readonly { reado
     { type: 'kv-cache-utilization-scorer', weight: 2 },
   ];
   return registry.has(PREFIX_CACHE_SCORER) ? [...base, { type: PREFIX_CACHE_SCORER, weight: 3 }] : base;
-}
-
-/**
- * Creates a plugin of a registered type with default parameters.
- * @throws SwitchyardError `CONFIG_INVALID` when the type is not registered
- * @internal
- */
-export function createDefaultInstance(registry: PluginRegistry, type: string, deps: { clock: Clock; pool: EndpointPool; lookup: (name: string) => Plugin | undefined }): Plugin {
-  const def = registry.get(type);
-  if (def === undefined) throw new SwitchyardError('CONFIG_INVALID', `default plugin type "${type}" is not registered`);
-  return def.create(def.parameters.parse({}), { name: type, ...deps });
 }

@@ -14,6 +14,8 @@ export interface Instance {
   readonly def: PluginDefinition | undefined;
   /** Parsed parameters (for printing the effective config). */
   readonly params: unknown;
+  /** Parameters as written in the config, when it came from one. */
+  readonly raw?: unknown;
   /** True when the loader created it by defaulting rules. */
   readonly auto: boolean;
 }

@@ -1,8 +1,7 @@
 import { createLegacyAdmissionController } from '../admission/legacy.js';
 import type { AdmissionController, AdmissionGrant } from '../admission/types.js';
 import { systemClock, type Clock } from '../clock/clock.js';
-import { createDefaultInstance, defaultScorerWeights } from '../config/defaults.js';
-import { createSchedulerConfig } from '../config/programmatic.js';
+import { loadConfig } from '../config/loader.js';
 import { joinHostPort } from '../endpoints/address.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint } from '../endpoints/types.js';
@@ -15,7 +14,7 @@ import type { PluginRegistry } from '../registry/plugin-registry.js';
 import type { InferenceRequest } from '../request/types.js';
 import type { SaturationDetector } from '../saturation/types.js';
 import { Attributes } from '../scheduling/attributes.js';
-import type { CycleContext, DataProducer, Plugin, Scorer } from '../scheduling/plugins.js';
+import type { CycleContext, DataProducer, Plugin } from '../scheduling/plugins.js';
 import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
 import { TraceRecorder } from '../scheduling/trace.js';
 import { selectCandidates } from './candidates.js';
@@ -60,9 +59,7 @@ export interface EndpointPickerOptions {
 }
 
 function defaultConfig(registry: PluginRegistry, pool: EndpointPool, clock: Clock): SchedulerConfig {
-  const deps = { clock, pool, lookup: () => undefined };
-  const scorers = defaultScorerWeights(registry).map(({ type, weight }) => ({ scorer: createDefaultInstance(registry, type, deps) as Scorer, weight }));
-  return createSchedulerConfig({ profiles: [{ scorers }], registry, pool, clock });
+  return loadConfig({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' }, { registry, pool, clock });
 }
 
 const encoder = new TextEncoder();

@@ -1,0 +1,61 @@
+import { stringify } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import type { Instance } from './producers.js';
+import type { ProfileDocument } from './schema.js';
+
+/**
+ * The parameters to print for an instance: the defaulted, parsed values when parsing them again
+ * gives the same result (so the printed config loads back identically), else the values as
+ * written (e.g. durations, which parse from `"300s"` to milliseconds).
+ * @internal
+ */
+export function printableParameters(inst: Instance): unknown {
+  if (inst.def === undefined) return undefined;
+  const again = inst.def.parameters.safeParse(inst.params);
+  if (again.success && isDeepStrictEqual(again.data, inst.params)) return inst.params;
+  return inst.raw ?? {};
+}
+
+/**
+ * Fields of the effective document.
+ * @internal
+ */
+export interface EffectiveParts {
+  readonly apiVersion: string;
+  readonly featureGates: readonly string[];
+  readonly instances: readonly Instance[];
+  readonly profiles: readonly ProfileDocument[];
+  readonly dataLayer: Record<string, unknown> | undefined;
+  readonly flowControl: Record<string, unknown> | undefined;
+  readonly requestHandler: Record<string, unknown> | undefined;
+}
+
+/**
+ * The effective configuration as a plain `EndpointPickerConfig` object: every plugin (including
+ * auto-created ones) with its parameters, every profile with explicit weights and picker.
+ * @internal
+ */
+export function effectiveDocument(parts: EffectiveParts): Record<string, unknown> {
+  const doc: Record<string, unknown> = { apiVersion: parts.apiVersion, kind: 'EndpointPickerConfig' };
+  if (parts.featureGates.length > 0) doc.featureGates = [...parts.featureGates];
+  doc.plugins = parts.instances
+    .filter((i) => i.def !== undefined)
+    .map((i) => {
+      const params = printableParameters(i);
+      const empty = params === undefined || (typeof params === 'object' && params !== null && Object.keys(params).length === 0);
+      return { name: i.plugin.name, type: i.plugin.type, ...(empty ? {} : { parameters: params }) };
+    });
+  doc.schedulingProfiles = parts.profiles.map((p) => ({ name: p.name, plugins: p.plugins.map((r) => (r.weight === undefined ? { pluginRef: r.pluginRef } : { ...r })) }));
+  if (parts.dataLayer !== undefined) doc.dataLayer = parts.dataLayer;
+  if (parts.flowControl !== undefined) doc.flowControl = parts.flowControl;
+  if (parts.requestHandler !== undefined) doc.requestHandler = parts.requestHandler;
+  return doc;
+}
+
+/**
+ * YAML text of an effective document.
+ * @internal
+ */
+export function printYaml(doc: Record<string, unknown>): string {
+  return stringify(doc, { lineWidth: 0 });
+}

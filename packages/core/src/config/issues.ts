@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { SwitchyardError } from '../errors/switchyard-error.js';
+
+/**
+ * Formats a config path the way users write it: `plugins[2].parameters.threshold`.
+ * @internal
+ */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** JSON-ish type name of a value, as a config author would say it. */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const got = valueAt(input, issue.path);
+      return got === undefined ? `required field missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${describeType(got)}`;
+    }
+    case 'unrecognized_keys':
+      return issue.keys.length === 1 ? `unknown field "${issue.keys[0] ?? ''}"` : `unknown fields ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    case 'invalid_value': {
+      const got = valueAt(input, issue.path);
+      const expected = issue.values.map((v) => JSON.stringify(v)).join(', ');
+      return got === undefined ? `required field missing (expected ${expected})` : `expected ${issue.values.length === 1 ? expected : `one of ${expected}`}, got ${JSON.stringify(got)}`;
+    }
+    default:
+      return issue.message;
+  }
+}
+
+/**
+ * Turns zod issues into one `CONFIG_INVALID` error whose message lists every problem as
+ * `path: problem` (paths prefixed with `prefix`, e.g. `plugins[2].parameters`).
+ * @internal
+ */
+export function configError(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): SwitchyardError {
+  const lines = issues.map((issue) => {
+    const where = formatPath([...prefix, ...issue.path]);
+    return `${where === '' ? '(document)' : where}: ${describeIssue(issue, input)}`;
+  });
+  return new SwitchyardError('CONFIG_INVALID', lines.join('; '));
+}
+
+/**
+ * A `CONFIG_INVALID` error for one path.
+ * @internal
+ */
+export function invalid(path: readonly PropertyKey[], problem: string): SwitchyardError {
+  const where = formatPath(path);
+  return new SwitchyardError('CONFIG_INVALID', `${where === '' ? '(document)' : where}: ${problem}`);
+}

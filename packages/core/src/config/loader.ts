@@ -1,0 +1,171 @@
+import { systemClock, type Clock } from '../clock/clock.js';
+import type { EndpointPool } from '../endpoints/pool.js';
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type { PluginRegistry } from '../registry/plugin-registry.js';
+import type { PluginFactoryContext } from '../registry/types.js';
+import type { DataProducer, Plugin, ProfileHandler, SchedulingProfile } from '../scheduling/plugins.js';
+import type { SchedulerConfig } from '../scheduling/scheduler.js';
+import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
+import { effectiveDocument, printYaml } from './effective.js';
+import { FLOW_CONTROL_DEFAULT_TYPES, checkFlowControlRefs } from './flow-control-refs.js';
+import { createInstances } from './instances.js';
+import { configError, invalid } from './issues.js';
+import { parseConfigText } from './parse-source.js';
+import { isProfileHandler } from './plugin-kinds.js';
+import { completeProducers, type Instance } from './producers.js';
+import { buildProfiles } from './profiles.js';
+import { CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES, endpointPickerConfigSchema } from './schema.js';
+
+/**
+ * Options of {@link loadConfig}.
+ * @public
+ */
+export interface LoadConfigOptions {
+  /** Plugin types available to the document. */
+  readonly registry: PluginRegistry;
+  /** The pool the plugins schedule over. */
+  readonly pool: EndpointPool;
+  /** Time source handed to plugins (default: the system clock). */
+  readonly clock?: Clock | undefined;
+  /** Allow plugin types marked experimental (llm-d's `--allow-experimental-plugins`). */
+  readonly allowExperimental?: boolean | undefined;
+  /** Feature gates accepted besides {@link KNOWN_FEATURE_GATES}. */
+  readonly extraFeatureGates?: readonly string[] | undefined;
+}
+
+/**
+ * A loaded `EndpointPickerConfig`: a runnable {@link SchedulerConfig} plus the document's other
+ * sections and the effective (defaulted) document.
+ * @public
+ */
+export interface LoadedConfig extends SchedulerConfig {
+  /** The document's apiVersion. */
+  readonly apiVersion: string;
+  /** Enabled feature gates. */
+  readonly featureGates: readonly string[];
+  /** The `flowControl` block as written (validated in depth by `@switchyard/flow-control`). */
+  readonly flowControl: Record<string, unknown> | undefined;
+  /** The `dataLayer` block as written. */
+  readonly dataLayer: Record<string, unknown> | undefined;
+  /** The `requestHandler` block as written. */
+  readonly requestHandler: Record<string, unknown> | undefined;
+  /** The effective document (defaults applied, auto-created plugins included). */
+  readonly effective: Record<string, unknown>;
+  /** True when `gate` is enabled. */
+  hasFeatureGate(gate: string): boolean;
+  /** The effective document as YAML; it loads back to the same configuration. */
+  printEffectiveConfig(): string;
+}
+
+function nextName(taken: (n: string) => boolean, type: string): string {
+  let name = type;
+  for (let n = 2; taken(name); n++) name = `${type}-${n}`;
+  return name;
+}
+
+/**
+ * Loads an llm-d `EndpointPickerConfig` (YAML or JSON text, or an already parsed object) with
+ * strict decoding and llm-d's defaulting rules (see docs/config.md): names default to types;
+ * without profiles a `default` profile holds every filter, scorer and picker, and a config without
+ * scorers gets queue-scorer 2, kv-cache-utilization-scorer 2 and (when registered)
+ * prefix-cache-scorer 3; profiles without a picker get `max-score-picker`; one profile and no
+ * handler gets `single-profile-handler`; consumed attributes without a producer get their
+ * registered default producer; with the `flowControl` gate, missing default policies are added.
+ * @throws SwitchyardError `CONFIG_INVALID` whose message names the path and the problem
+ * @public
+ */
+export function loadConfig(source: string | object | undefined, options: LoadConfigOptions): LoadedConfig {
+  const raw = typeof source === 'string' ? parseConfigText(source) : (source ?? {});
+  const parsed = endpointPickerConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const e = configError(parsed.error.issues, raw);
+    if (parsed.error.issues.some((i) => i.path[0] === 'apiVersion')) {
+      throw new SwitchyardError('CONFIG_INVALID', `${e.message} (supported apiVersions: ${CONFIG_API_VERSIONS.join(', ')})`);
+    }
+    throw e;
+  }
+  const doc = parsed.data;
+  const known = new Set<string>([...KNOWN_FEATURE_GATES, ...(options.extraFeatureGates ?? [])]);
+  doc.featureGates.forEach((g, i) => {
+    if (!known.has(g)) throw invalid(['featureGates', i], `unknown feature gate "${g}" (known: ${[...known].join(', ')})`);
+  });
+
+  const clock = options.clock ?? systemClock;
+  const deps = { registry: options.registry, pool: options.pool, clock, allowExperimental: options.allowExperimental === true };
+  const { instances, byName } = createInstances(doc.plugins, deps);
+  const context = (name: string): PluginFactoryContext => ({ name, clock, pool: options.pool, lookup: (n) => byName.get(n)?.plugin });
+  const autoCreate = (type: string): Instance => {
+    const def = options.registry.get(type);
+    if (def === undefined) throw new SwitchyardError('CONFIG_INVALID', `default plugin type "${type}" is not registered`);
+    const name = nextName((n) => byName.has(n), type);
+    const params = def.parameters.parse({});
+    const inst: Instance = { plugin: def.create(params, context(name)), def, params, auto: true };
+    instances.push(inst);
+    byName.set(name, inst);
+    return inst;
+  };
+
+  const { profiles, effective: effectiveProfiles } = buildProfiles(doc.schedulingProfiles, instances, byName, options.registry, autoCreate);
+  const profileHandler = resolveHandler(instances, profiles, autoCreate);
+
+  const flowControlOn = doc.featureGates.includes('flowControl');
+  if (flowControlOn) {
+    const detectorRef = (doc.flowControl?.saturationDetector as { pluginRef?: unknown } | undefined)?.pluginRef;
+    const wanted = [...FLOW_CONTROL_DEFAULT_TYPES, ...(detectorRef === undefined ? ['utilization-detector'] : [])];
+    for (const type of wanted) {
+      if (options.registry.has(type) && !instances.some((i) => i.plugin.type === type)) autoCreate(type);
+    }
+  }
+  if (doc.flowControl !== undefined) checkFlowControlRefs(doc.flowControl, (n) => byName.has(n));
+
+  const producers: DataProducer[] = completeProducers(instances, options.registry, context);
+  for (const i of instances) if (!byName.has(i.plugin.name)) byName.set(i.plugin.name, i);
+  const plugins = new Map<string, Plugin>(instances.map((i) => [i.plugin.name, i.plugin]));
+  const effective = effectiveDocument({
+    apiVersion: doc.apiVersion,
+    featureGates: doc.featureGates,
+    instances,
+    profiles: effectiveProfiles,
+    dataLayer: doc.dataLayer,
+    flowControl: doc.flowControl,
+    requestHandler: doc.requestHandler,
+  });
+  const gates = new Set(doc.featureGates);
+  return {
+    profiles,
+    profileHandler,
+    producers,
+    plugins,
+    apiVersion: doc.apiVersion,
+    featureGates: doc.featureGates,
+    flowControl: doc.flowControl,
+    dataLayer: doc.dataLayer,
+    requestHandler: doc.requestHandler,
+    effective,
+    hasFeatureGate: (gate) => gates.has(gate),
+    printEffectiveConfig: () => printYaml(effective),
+  };
+}
+
+function resolveHandler(instances: readonly Instance[], profiles: ReadonlyMap<string, SchedulingProfile>, autoCreate: (type: string) => Instance): ProfileHandler {
+  const handlers = instances.filter((i) => isProfileHandler(i.plugin));
+  if (handlers.length > 1) {
+    throw invalid(['plugins'], `more than one profile handler: ${handlers.map((h) => `"${h.plugin.name}"`).join(', ')} (a config has exactly one)`);
+  }
+  const chosen = handlers[0];
+  if (chosen === undefined) {
+    if (profiles.size > 1) throw invalid(['schedulingProfiles'], `${profiles.size} profiles need a profile handler (e.g. disagg-profile-handler); single-profile-handler runs exactly one`);
+    return autoCreate(SINGLE_PROFILE_HANDLER).plugin as ProfileHandler;
+  }
+  const handler = chosen.plugin as ProfileHandler;
+  const index = instances.indexOf(chosen);
+  if (handler.type === SINGLE_PROFILE_HANDLER && profiles.size > 1) {
+    throw invalid(['plugins', index], `single-profile-handler "${handler.name}" cannot run ${profiles.size} profiles`);
+  }
+  try {
+    handler.validate?.(profiles);
+  } catch (error) {
+    throw invalid(['plugins', index], `profile handler "${handler.name}": ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return handler;
+}

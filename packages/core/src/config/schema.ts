@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** apiVersions an `EndpointPickerConfig` may declare. @public */
+export const CONFIG_API_VERSIONS = ['llm-d.ai/v1alpha1', 'llm-d.ai/v1', 'inference.networking.x-k8s.io/v1alpha1'] as const;
+
+/** Feature gates the loader knows (`prepareDataPlugins` is accepted as a no-op for old configs). @public */
+export const KNOWN_FEATURE_GATES = ['flowControl', 'dataLayer', 'prepareDataPlugins'] as const;
+
+const pluginSpecSchema = z.strictObject({
+  name: z.string().min(1).optional(),
+  type: z.string().min(1),
+  parameters: z.unknown().optional(),
+});
+
+const profilePluginSchema = z.strictObject({
+  pluginRef: z.string().min(1),
+  weight: z.number().optional(),
+});
+
+const profileSchema = z.strictObject({
+  name: z.string().min(1),
+  plugins: z.array(profilePluginSchema).default([]),
+});
+
+const objectSchema = z.record(z.string(), z.unknown());
+
+/**
+ * Strict schema of an llm-d `EndpointPickerConfig` document. `dataLayer`, `flowControl` and
+ * `requestHandler` are validated as objects here and in depth by their owners.
+ * @public
+ */
+export const endpointPickerConfigSchema = z.strictObject({
+  apiVersion: z.enum(CONFIG_API_VERSIONS),
+  kind: z.literal('EndpointPickerConfig'),
+  featureGates: z.array(z.string().min(1)).default([]),
+  plugins: z.array(pluginSpecSchema).default([]),
+  schedulingProfiles: z.array(profileSchema).default([]),
+  dataLayer: objectSchema.optional(),
+  flowControl: objectSchema.optional(),
+  requestHandler: objectSchema.optional(),
+});
+
+/** A validated (not yet defaulted) `EndpointPickerConfig` document. @public */
+export type EndpointPickerConfigDocument = z.output<typeof endpointPickerConfigSchema>;
+
+/** One `plugins[]` entry. @public */
+export type PluginSpec = z.output<typeof pluginSpecSchema>;
+
+/** One `schedulingProfiles[]` entry. @public */
+export type ProfileDocument = z.output<typeof profileSchema>;
