@@ -62,3 +62,4 @@ export { gatewaySectionSchema, addressMatcher, trustPredicate } from './config/i
 export type { GatewaySection, GatewaySectionInput, GatewayEndpointInput } from './config/index.js';
 export { parseGatewayArgs, GATEWAY_USAGE } from './cli/index.js';
 export type { GatewayCliArgs } from './cli/index.js';
+export { mergeExpositions } from './metrics/index.js';

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError } from '@switchyard/core';
 import type { Endpoint } from '@switchyard/core';
+import { mergeExpositions } from '../metrics/merge.js';
 import type { ModelInfo } from '../models/router.js';
 import { sendError, sendJson } from './respond.js';
 import type { GatewayRuntime } from './runtime.js';
@@ -49,7 +50,7 @@ function readiness(rt: GatewayRuntime, res: ServerResponse): number {
 
 async function metricsText(rt: GatewayRuntime, res: ServerResponse): Promise<number> {
   const texts = await Promise.all(rt.registries.map((r) => r.metrics()));
-  const body = texts.map((t) => (t.endsWith('\n') || t === '' ? t : `${t}\n`)).join('');
+  const body = texts.length === 1 ? (texts[0] ?? '') : mergeExpositions(texts);
   if (res.headersSent || res.destroyed) return 0;
   const first = rt.registries[0];
   res.writeHead(200, { 'content-type': first?.contentType ?? 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(body) });

@@ -1,0 +1,1 @@
+export { mergeExpositions } from './merge.js';
