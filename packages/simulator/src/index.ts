@@ -9,3 +9,4 @@ export * from './engine/index.js';
 export * from './server/index.js';
 export * from './cli/index.js';
 export * from './workloads/index.js';
+export * from './report/index.js';

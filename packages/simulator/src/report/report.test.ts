@@ -1,0 +1,98 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildReport, cdfPoints, jainIndex, percentiles, renderReportHtml, writeReport, type PolicyRun, type RequestRecord } from '@switchyard/simulator';
+
+const rec = (i: number, tenant: string, ttft: number, e2e: number, ep: string, status: RequestRecord['status'] = 'ok'): RequestRecord => ({
+  id: `r${i}`, tenant, priority: 0, endpoint: status === 'ok' ? ep : undefined, arrivalMs: i * 100, dispatchMs: status === 'ok' ? i * 100 + 5 : undefined,
+  firstTokenMs: status === 'ok' ? i * 100 + ttft : undefined, finishMs: i * 100 + e2e, promptTokens: 1000, cachedTokens: 0, outputTokens: status === 'ok' ? 100 : 0, status,
+});
+
+const run = (policy: string, hits: number, slow: number): PolicyRun => ({
+  policy,
+  description: `${policy} policy`,
+  records: Array.from({ length: 100 }, (_, i) => rec(i, i % 4 === 0 ? 'b' : 'a', 50 * slow + i, 500 * slow + i, `ep-${i % 2}`, i === 99 && policy === 'round-robin' ? 'rejected' : 'ok')),
+  samples: Array.from({ length: 40 }, (_, i) => ({ t: i * 250, endpoint: `ep-${i % 2}`, running: i % 5, waiting: 1, kvUsage: 0.5 })),
+  durationMs: 10_000,
+  wallMs: 123,
+  engine: { prefixQueries: 100_000, prefixHits: hits, preemptions: 0 },
+});
+
+describe('report statistics', () => {
+  it('computes nearest-rank percentiles and Jain index', () => {
+    const p = percentiles(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect([p.p50, p.p90, p.p99, p.max, p.mean]).toEqual([50, 90, 99, 100, 50.5]);
+    expect(percentiles([]).count).toBe(0);
+    expect(jainIndex([1, 1, 1, 1])).toBe(1);
+    expect(jainIndex([1, 0, 0, 0])).toBe(0.25);
+  });
+
+  it('produces monotone CDFs ending at 1 (property)', () => {
+    fc.assert(fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 500 }), (xs) => {
+      const pts = cdfPoints(xs, 50);
+      expect(pts.at(-1)?.[1]).toBe(1);
+      expect(pts.length).toBeLessThanOrEqual(52);
+      for (let i = 1; i < pts.length; i++) {
+        expect(pts[i]![0]).toBeGreaterThanOrEqual(pts[i - 1]![0]);
+        expect(pts[i]![1]).toBeGreaterThan(pts[i - 1]![1]);
+      }
+      const j = jainIndex(xs);
+      expect(j).toBeGreaterThanOrEqual(1 / xs.length - 1e-9);
+      expect(j).toBeLessThanOrEqual(1 + 1e-9);
+    }));
+  });
+});
+
+describe('buildReport / renderReportHtml', () => {
+  const input = {
+    workload: { name: 'shared-prefix', description: 'test <workload>', params: { a: 1 }, requests: 100 },
+    fleet: { pods: 2, profile: 'tiny', scrapeIntervalMs: 50, kvEventDelayMs: 10 },
+    seed: 1,
+    runs: [run('round-robin', 20_000, 3), run('precise', 60_000, 1), run('oracle', 80_000, 1)],
+  };
+
+  it('summarizes each policy, relative to the oracle', () => {
+    const r = buildReport(input);
+    const [rr, precise, oracle] = r.policies;
+    expect(rr?.prefixHitRate).toBe(0.2);
+    expect(precise?.hitRateVsOracle).toBe(0.75);
+    expect(oracle?.hitRateVsOracle).toBe(1);
+    expect(rr?.failed).toBe(1);
+    expect(rr?.ttft.p90).toBeGreaterThan(precise?.ttft.p90 ?? Infinity);
+    expect(precise?.requestsPerSec).toBe(10);
+    expect(precise?.tenants.map((t) => t.tenant)).toEqual(['a', 'b']);
+    expect(precise?.tenants.reduce((a, t) => a + t.servedShare, 0)).toBeCloseTo(1, 2);
+    expect(precise?.jain).toBe(1);
+    expect(rr?.tenants.find((t) => t.tenant === 'a')?.normalizedThroughput).toBeLessThan(1);
+    expect(Object.keys(precise?.load ?? {})).toEqual(['ep-0', 'ep-1']);
+    expect(precise?.endpointRequests).toEqual({ 'ep-0': 50, 'ep-1': 50 });
+    expect(JSON.stringify(buildReport(input))).toBe(JSON.stringify(r));
+    expect(JSON.stringify(r)).not.toContain('wallMs');
+  });
+
+  it('renders a self-contained page with inline SVG and escaped text', () => {
+    const html = renderReportHtml(buildReport(input));
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html.match(/<svg /g)?.length).toBeGreaterThanOrEqual(9);
+    expect(html).not.toMatch(/<script|<link|src=|href=|@import|url\(/i);
+    expect(html).toContain('test &lt;workload&gt;');
+    expect(html).toContain('TTFT CDF');
+    expect(html).toContain('Jain index');
+    expect(html).toContain('oracle');
+  });
+
+  it('writes report.html and report.json side by side', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sim-report-'));
+    try {
+      const paths = await writeReport(buildReport(input), join(dir, 'out', 'cmp.html'));
+      expect(paths.json).toBe(join(dir, 'out', 'report.json'));
+      const json = JSON.parse(await readFile(paths.json, 'utf8')) as { policies: unknown[] };
+      expect(json.policies).toHaveLength(3);
+      expect(await readFile(paths.html, 'utf8')).toContain('<svg');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
