@@ -5,3 +5,5 @@
 export * from './wire/index.js';
 export * from './stream/index.js';
 export * from './grpc/index.js';
+export * from './epp/index.js';
+export * from './cli/index.js';

@@ -1,0 +1,31 @@
+import { parseEppArgs, splitEndpoints } from '@switchyard/envoy';
+import { describe, expect, it } from 'vitest';
+
+describe('parseEppArgs', () => {
+  it('applies the GAIE port defaults', () => {
+    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: 50, trustHeaders: true, config: undefined, endpoints: undefined });
+  });
+
+  it('reads every flag', () => {
+    const a = parseEppArgs(['--config', 'c.yaml', '--endpoints', '10.0.0.1:8000, 10.0.0.2:8000', '--grpc-port', '0', '--metrics-port', '9191', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--scrape-interval-ms', '100', '--max-body-bytes', '1000', '--trust-headers', 'false', '--host', '127.0.0.1']);
+    expect(a).toMatchObject({ config: 'c.yaml', endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'], grpcPort: 0, metricsPort: 9191, tlsCert: 'c.pem', tlsKey: 'k.pem', scrapeIntervalMs: 100, maxBodyBytes: 1000, trustHeaders: false, host: '127.0.0.1' });
+  });
+
+  it.each([
+    [['--grpc-port', '70000'], /--grpc-port/],
+    [['--tls-cert', 'c.pem'], /--tls-key/],
+    [['--endpoints', 'a:1', '--endpoints-file', 'f'], /one or the other/],
+    [['--trust-headers', 'maybe'], /--trust-headers/],
+    [['--scrape-interval-ms', '10'], /≥ 50/],
+    [['--endpoints', ' , '], /at least one/],
+    [['--bogus'], /bogus/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseEppArgs(argv)).toThrow(message);
+  });
+});
+
+describe('splitEndpoints', () => {
+  it('reads lines, commas, whitespace and comments', () => {
+    expect(splitEndpoints('# pool\n10.0.0.1:8000\n10.0.0.2:8000, 10.0.0.3:8000 # rack b\n\n[::1]:8000\r\n')).toEqual(['10.0.0.1:8000', '10.0.0.2:8000', '10.0.0.3:8000', '[::1]:8000']);
+  });
+});

@@ -1,0 +1,149 @@
+import { parseArgs } from 'node:util';
+import { SwitchyardError } from '@switchyard/core';
+
+/**
+ * Parsed command line of `switchyard-epp`.
+ * @public
+ */
+export interface EppCliArgs {
+  /** EndpointPickerConfig file (YAML or JSON); llm-d defaults when absent. */
+  readonly config: string | undefined;
+  /** Endpoints given on the command line. */
+  readonly endpoints: readonly string[] | undefined;
+  /** InferenceObjective / InferenceModelRewrite manifests file. */
+  readonly resources: string | undefined;
+  /** File listing endpoints (one `ip:port` per line or comma-separated; `#` comments). */
+  readonly endpointsFile: string | undefined;
+  /** Interface both ports bind to. */
+  readonly host: string;
+  /** ext_proc + health gRPC port. */
+  readonly grpcPort: number;
+  /** Prometheus `/metrics` port. */
+  readonly metricsPort: number;
+  /** TLS certificate file (PEM), with `tlsKey`. */
+  readonly tlsCert: string | undefined;
+  /** TLS private key file (PEM), with `tlsCert`. */
+  readonly tlsKey: string | undefined;
+  /** Model-server metrics poll interval, ms. */
+  readonly scrapeIntervalMs: number;
+  /** Largest request body, bytes. */
+  readonly maxBodyBytes: number | undefined;
+  /** Read classification headers from requests. */
+  readonly trustHeaders: boolean;
+  /** Print usage and exit. */
+  readonly help: boolean;
+}
+
+/** Usage text of the CLI. @public */
+export const EPP_USAGE = `Usage: switchyard-epp [--config FILE] [--endpoints ip:port,... | --endpoints-file FILE]
+                      [--resources FILE]
+                      [--grpc-port 9002] [--metrics-port 9090] [--host ADDR]
+                      [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
+                      [--max-body-bytes N] [--trust-headers true|false]
+
+Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
+
+  --config FILE             llm-d EndpointPickerConfig (YAML or JSON); llm-d defaults when omitted
+  --endpoints LIST          comma-separated ip:port model servers of the pool
+  --endpoints-file FILE     file of ip:port entries (one per line or comma-separated, # comments)
+  --resources FILE          InferenceObjective / InferenceModelRewrite manifests (YAML or JSON;
+                            other kinds in the file are ignored)
+  --grpc-port N             ext_proc and grpc.health.v1 port (default 9002)
+  --metrics-port N          Prometheus /metrics port (default 9090)
+  --host ADDR               bind address of both ports (default 0.0.0.0)
+  --tls-cert FILE           serve gRPC over TLS with this PEM certificate (needs --tls-key)
+  --tls-key FILE            PEM private key of --tls-cert
+  --scrape-interval-ms N    model-server /metrics poll interval (default 50, minimum 50)
+  --max-body-bytes N        largest request body accepted (default 16 MiB)
+  --trust-headers BOOL      read x-llm-d-* classification headers (default true: behind a gateway)
+  -h, --help                show this help
+`;
+
+function port(flag: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new SwitchyardError('CONFIG_INVALID', `${flag}: expected an integer in 0..65535, got "${raw}"`);
+  return n;
+}
+
+function positive(flag: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new SwitchyardError('CONFIG_INVALID', `${flag}: expected an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+/**
+ * Parses the command line.
+ * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
+ * @public
+ */
+export function parseEppArgs(argv: readonly string[]): EppCliArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: 'string', short: 'c' },
+        endpoints: { type: 'string', short: 'e' },
+        'endpoints-file': { type: 'string' },
+        resources: { type: 'string', short: 'r' },
+        host: { type: 'string' },
+        'grpc-port': { type: 'string' },
+        'metrics-port': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'scrape-interval-ms': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        'trust-headers': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new SwitchyardError('CONFIG_INVALID', err instanceof Error ? err.message : String(err));
+  }
+  if (values.endpoints !== undefined && values['endpoints-file'] !== undefined) {
+    throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --endpoints-file: give one or the other');
+  }
+  if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) {
+    throw new SwitchyardError('CONFIG_INVALID', '--tls-cert and --tls-key: give both to enable TLS, or neither');
+  }
+  const trust = values['trust-headers'];
+  if (trust !== undefined && trust !== 'true' && trust !== 'false') {
+    throw new SwitchyardError('CONFIG_INVALID', `--trust-headers: expected true or false, got "${trust}"`);
+  }
+  const endpoints = values.endpoints === undefined ? undefined : splitEndpoints(values.endpoints);
+  if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
+  return {
+    config: values.config,
+    endpoints,
+    endpointsFile: values['endpoints-file'],
+    resources: values.resources,
+    host: values.host ?? '0.0.0.0',
+    grpcPort: port('--grpc-port', values['grpc-port'], 9002),
+    metricsPort: port('--metrics-port', values['metrics-port'], 9090),
+    tlsCert: values['tls-cert'],
+    tlsKey: values['tls-key'],
+    scrapeIntervalMs: positive('--scrape-interval-ms', values['scrape-interval-ms'], 50) ?? 50,
+    maxBodyBytes: positive('--max-body-bytes', values['max-body-bytes'], 1),
+    trustHeaders: trust !== 'false',
+    help: values.help === true,
+  };
+}
+
+/**
+ * Splits an endpoint list: entries separated by commas, whitespace or newlines; `#` starts a
+ * comment that runs to the end of the line. Used for `--endpoints` and `--endpoints-file`.
+ * @public
+ */
+export function splitEndpoints(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const hash = line.indexOf('#');
+    const content = hash === -1 ? line : line.slice(0, hash);
+    for (const entry of content.split(/[,\s]+/)) if (entry !== '') out.push(entry);
+  }
+  return out;
+}

@@ -1,0 +1,4 @@
+export { parseEppArgs, splitEndpoints, EPP_USAGE } from './args.js';
+export type { EppCliArgs } from './args.js';
+export { runEppCli } from './run.js';
+export type { EppCliIo } from './run.js';

@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import { startEpp, type RunningEpp } from '../epp/start-epp.js';
+import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
+
+/**
+ * Where the CLI writes and what stops it.
+ * @public
+ */
+export interface EppCliIo {
+  /** Standard output (usage). */
+  readonly stdout: (text: string) => void;
+  /** Standard error (effective config, lifecycle, errors). */
+  readonly stderr: (text: string) => void;
+  /** Aborting it drains and stops the server (the binary wires SIGTERM/SIGINT to it). */
+  readonly signal: AbortSignal;
+  /** Called once the picker is serving (tests use it to find the ports). */
+  readonly onStarted?: ((epp: RunningEpp) => void) | undefined;
+}
+
+/**
+ * Runs `switchyard-epp` with `argv` (flags only): reads the files the flags name, starts the
+ * endpoint picker and serves until `io.signal` aborts. Resolves with the exit code.
+ * @throws SwitchyardError `CONFIG_INVALID` for bad flags or configuration; file errors as thrown by `fs`
+ * @public
+ */
+export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<number> {
+  const args = parseEppArgs(argv);
+  if (args.help) {
+    io.stdout(EPP_USAGE);
+    return 0;
+  }
+  const endpoints = args.endpointsFile === undefined ? (args.endpoints ?? []) : splitEndpoints(await readFile(args.endpointsFile, 'utf8'));
+  const epp = await startEpp({
+    configText: args.config === undefined ? undefined : await readFile(args.config, 'utf8'),
+    resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
+    endpoints,
+    host: args.host,
+    grpcPort: args.grpcPort,
+    metricsPort: args.metricsPort,
+    tls: args.tlsCert === undefined || args.tlsKey === undefined ? undefined : { cert: await readFile(args.tlsCert), key: await readFile(args.tlsKey) },
+    scrapeIntervalMs: args.scrapeIntervalMs,
+    maxBodyBytes: args.maxBodyBytes,
+    trustHeaders: args.trustHeaders,
+    log: (line) => {
+      io.stderr(`${line}\n`);
+    },
+  });
+  io.stderr(`switchyard-epp: serving ext_proc on ${args.host}:${epp.server.port}\n`);
+  io.onStarted?.(epp);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => { resolve(); }, { once: true });
+  });
+  io.stderr('switchyard-epp: draining\n');
+  await epp.close();
+  return 0;
+}

@@ -1,0 +1,165 @@
+import {
+  EndpointPicker,
+  EndpointPool,
+  MetricsScraper,
+  ModelRewriteStore,
+  ObjectiveStore,
+  SchedulerMetrics,
+  createDefaultRegistry,
+  loadConfig,
+  loadResources,
+  systemClock,
+  type Clock,
+  type EndpointSpec,
+  type LoadedConfig,
+  type PluginRegistry,
+} from '@switchyard/core';
+import { createFlowController, flowControlPlugins, type FlowController } from '@switchyard/flow-control';
+import { HealthState } from '../grpc/health.js';
+import type { EppServer, EppTlsOptions } from '../grpc/options.js';
+import { startEppServer } from '../grpc/server.js';
+import { formatServerStats, startMetricsServer, type MetricsHttpServer, type MetricsSource } from './metrics-server.js';
+
+/**
+ * Options of {@link startEpp}: a whole endpoint picker from an EndpointPickerConfig.
+ * @public
+ */
+export interface EppOptions {
+  /** EndpointPickerConfig text (YAML or JSON); llm-d defaults when absent. */
+  readonly configText?: string | undefined;
+  /** InferenceObjective / InferenceModelRewrite manifests (YAML or JSON), other kinds ignored. */
+  readonly resourcesText?: string | undefined;
+  /** The pool's endpoints (`ip:port` strings or specs). */
+  readonly endpoints: readonly (string | EndpointSpec)[];
+  /** Bind address of both ports. Default `0.0.0.0`. */
+  readonly host?: string | undefined;
+  /** ext_proc + health port. Default 9002. */
+  readonly grpcPort?: number | undefined;
+  /** `/metrics` port, or false for none. Default 9090. */
+  readonly metricsPort?: number | false | undefined;
+  /** TLS for the gRPC port. */
+  readonly tls?: EppTlsOptions | undefined;
+  /** Model-server metrics poll interval in ms, or false to not scrape (metrics pushed with `pool.setMetrics`). Default 50. */
+  readonly scrapeIntervalMs?: number | false | undefined;
+  /** Largest request body. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Read classification headers. Default true. */
+  readonly trustHeaders?: boolean | undefined;
+  /** Plugin registry (default: core's built-ins); flow-control and prefix-index plugins are added when missing. */
+  readonly registry?: PluginRegistry | undefined;
+  /** Time source. */
+  readonly clock?: Clock | undefined;
+  /** Where the effective configuration and lifecycle lines go. Default: stderr. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * A running endpoint picker.
+ * @public
+ */
+export interface RunningEpp {
+  /** The gRPC server. */
+  readonly server: EppServer;
+  /** The `/metrics` server, when enabled. */
+  readonly metricsServer: MetricsHttpServer | undefined;
+  /** The picker. */
+  readonly picker: EndpointPicker;
+  /** The pool (add or remove endpoints at run time). */
+  readonly pool: EndpointPool;
+  /** The loaded configuration. */
+  readonly config: LoadedConfig;
+  /** The flow controller, when the `flowControl` feature gate is on. */
+  readonly flowController: FlowController | undefined;
+  /** The effective settings as logged at start. */
+  readonly effective: Readonly<Record<string, unknown>>;
+  /** Graceful shutdown of everything. */
+  close(): Promise<void>;
+}
+
+function registryWithPlugins(base: PluginRegistry | undefined): Promise<PluginRegistry> {
+  const registry = base ?? createDefaultRegistry();
+  for (const def of flowControlPlugins) if (!registry.has(def.type)) registry.register(def);
+  return Promise.resolve(registry);
+}
+
+/**
+ * Starts a complete endpoint picker: loads the config (llm-d defaulting), builds the pool, the
+ * picker, flow control when its feature gate is on, model-server metrics scraping, the ext_proc
+ * gRPC server and `/metrics`, and logs the effective configuration. This is what the
+ * `switchyard-epp` command runs.
+ * @public
+ */
+export async function startEpp(options: EppOptions): Promise<RunningEpp> {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const pool = new EndpointPool();
+  for (const e of options.endpoints) pool.add(typeof e === 'string' ? { address: e } : e);
+  const registry = await registryWithPlugins(options.registry);
+  const config = loadConfig(options.configText, { registry, pool, clock });
+  const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
+  const schedulerMetrics = new SchedulerMetrics();
+  const flowController = config.hasFeatureGate('flowControl') ? createFlowController({ pool, clock, config: config.flowControl, plugins: config.plugins }) : undefined;
+  const picker = new EndpointPicker({
+    pool,
+    config,
+    clock,
+    metrics: schedulerMetrics,
+    admission: flowController,
+    objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
+    rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
+  });
+  const interval = options.scrapeIntervalMs ?? 50;
+  const scraper = interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval });
+  scraper?.start();
+  const host = options.host ?? '0.0.0.0';
+  const server = await startEppServer({
+    scheduler: picker,
+    pool,
+    clock,
+    host,
+    port: options.grpcPort ?? 9002,
+    tls: options.tls,
+    health: new HealthState(true),
+    maxBodyBytes: options.maxBodyBytes,
+    trustHeaders: options.trustHeaders,
+    onClose: async () => {
+      await picker.close();
+      await scraper?.stop();
+    },
+  });
+  const sources: MetricsSource[] = [schedulerMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
+  if (flowController?.metrics !== undefined) sources.push(flowController.metrics.registry);
+  const metricsPort = options.metricsPort ?? 9090;
+  let metricsServer: MetricsHttpServer | undefined;
+  try {
+    metricsServer = metricsPort === false ? undefined : await startMetricsServer({ host, port: metricsPort, sources });
+  } catch (error) {
+    await server.close(0);
+    throw error;
+  }
+  const effective = {
+    grpc: { host, port: server.port, tls: options.tls !== undefined },
+    metrics: metricsServer === undefined ? false : { host, port: metricsServer.port, path: '/metrics' },
+    endpoints: pool.list().map((e) => e.address),
+    scrapeIntervalMs: interval,
+    flowControl: flowController !== undefined,
+    trustHeaders: options.trustHeaders ?? true,
+    objectives: resources?.objectives.length ?? 0,
+    modelRewrites: resources?.modelRewrites.length ?? 0,
+  };
+  log(`switchyard-epp: effective settings ${JSON.stringify(effective)}`);
+  log(`switchyard-epp: effective EndpointPickerConfig\n${config.printEffectiveConfig()}`);
+  return {
+    server,
+    metricsServer,
+    picker,
+    pool,
+    config,
+    flowController,
+    effective,
+    async close() {
+      await server.close();
+      await metricsServer?.close();
+    },
+  };
+}
