@@ -130,3 +130,14 @@ export function track(fc: FlowController, r: SchedulingRequest, options: Paramet
   );
   return t;
 }
+
+/** Reads one sample (e.g. `..._count`) from a registry's text exposition; 0 when absent. */
+export async function sample(registry: { metrics(): Promise<string> }, name: string, labels: Readonly<Record<string, string>> = {}): Promise<number> {
+  const text = await registry.metrics();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const wanted = Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`));
+    if (wanted) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return 0;
+}

@@ -27,8 +27,8 @@ export class BandTable {
   readonly bands: Band[] = [];
   totalRequests = 0;
   totalBytes = 0;
-  /** Incremented whenever a band turns empty or non-empty (ceilings depend on the active set). */
-  activeVersion = 0;
+  /** Incremented whenever a band is created or collected (ceilings depend on the set of bands). */
+  version = 0;
   readonly #byPriority = new Map<number, Band>();
   readonly #config: FlowControlConfig;
   readonly #clock: Clock;
@@ -37,8 +37,8 @@ export class BandTable {
   readonly #idleBands = new IdleList<Band>();
   #gcTimer: TimerHandle | undefined;
   #gcAt = Infinity;
-  #active: number[] = [];
-  #activeAt = -1;
+  #priorities: number[] = [];
+  #prioritiesAt = -1;
 
   constructor(config: FlowControlConfig, clock: Clock, hooks: BandTableHooks) {
     this.#config = config;
@@ -79,13 +79,13 @@ export class BandTable {
     return undefined;
   }
 
-  /** Priorities of the bands with queued requests, highest first (cached per active set). */
-  activePriorities(): readonly number[] {
-    if (this.#activeAt !== this.activeVersion) {
-      this.#active = this.bands.filter((b) => b.queuedRequests > 0).map((b) => b.priority);
-      this.#activeAt = this.activeVersion;
+  /** Priorities of every band, highest first (cached until a band is created or collected). */
+  priorities(): readonly number[] {
+    if (this.#prioritiesAt !== this.version) {
+      this.#priorities = this.bands.map((b) => b.priority);
+      this.#prioritiesAt = this.version;
     }
-    return this.#active;
+    return this.#priorities;
   }
 
   /**
@@ -115,10 +115,7 @@ export class BandTable {
   added(flow: Flow, bytes: number): void {
     const band = flow.band;
     if (flow.queue.size === 1) this.#idleFlows.remove(flow);
-    if (band.queuedRequests === 0) {
-      this.activeVersion++;
-      this.#idleBands.remove(band);
-    }
+    if (band.queuedRequests === 0) this.#idleBands.remove(band);
     band.queuedRequests++;
     band.queuedBytes += bytes;
     flow.bytes += bytes;
@@ -136,10 +133,7 @@ export class BandTable {
     this.totalBytes -= bytes;
     const now = this.#clock.now();
     if (flow.queue.size === 0) this.#idleFlows.touch(flow, now);
-    if (band.queuedRequests === 0) {
-      this.activeVersion++;
-      if (!band.permanent) this.#idleBands.touch(band, now);
-    }
+    if (band.queuedRequests === 0 && !band.permanent) this.#idleBands.touch(band, now);
     this.#armGc();
   }
 
@@ -162,6 +156,7 @@ export class BandTable {
     let i = this.bands.length;
     while (i > 0 && (this.bands[i - 1] as Band).priority < band.priority) i--;
     this.bands.splice(i, 0, band);
+    this.version++;
   }
 
   #armGc(): void {
@@ -190,6 +185,7 @@ export class BandTable {
       b.removed = true;
       this.#byPriority.delete(b.priority);
       this.bands.splice(this.bands.indexOf(b), 1);
+      this.version++;
       this.#hooks.bandRemoved(b);
     }
     this.#armGc();

@@ -30,7 +30,6 @@ export class Dispatcher {
   readonly #limits: UsageLimitPolicy;
   readonly #clock: Clock;
   readonly #hooks: DispatchHooks;
-  readonly #aloneCeilings = new Map<number, number>();
   #inPass = false;
   #rerun = false;
   #scheduled = false;
@@ -84,15 +83,19 @@ export class Dispatcher {
     });
   }
 
-  /** Ceiling of a band that would be the only active one (the pass-through case). */
-  ceilingAlone(priority: number, saturation: number): number {
-    if (this.#limits.saturationDependent === true) return this.#limits.computeLimits(saturation, [priority])[0] ?? 1;
-    let c = this.#aloneCeilings.get(priority);
-    if (c === undefined) {
-      c = this.#limits.computeLimits(saturation, [priority])[0] ?? 1;
-      this.#aloneCeilings.set(priority, c);
+  /**
+   * The dispatch ceiling of `band`. As in llm-d, the usage limit policy sees every band that
+   * exists (not only the non-empty ones), so a holdback reserves headroom for higher bands even
+   * while they are momentarily idle; results are cached until a band is created or collected.
+   */
+  ceiling(band: Band, saturation: number): number {
+    const table = this.#queues.table;
+    if (this.#limits.saturationDependent === true || this.#ceilingsAt !== table.version) {
+      const limits = this.#limits.computeLimits(saturation, table.priorities());
+      table.bands.forEach((b, i) => (b.ceiling = limits[i] ?? 1));
+      this.#ceilingsAt = table.version;
     }
-    return c;
+    return band.ceiling;
   }
 
   #drain(): void {
@@ -101,7 +104,7 @@ export class Dispatcher {
     for (;;) {
       const band = table.highestNonEmpty();
       if (band === undefined) break;
-      const ceiling = this.#ceiling(band, saturation);
+      const ceiling = this.ceiling(band, saturation);
       if (saturation >= ceiling) {
         // Strict priority: a blocked band blocks every band below it (head-of-line), as in llm-d.
         const changed = this.#blocked !== band;
@@ -124,17 +127,5 @@ export class Dispatcher {
     if (this.#blocked === undefined) return;
     this.#blocked = undefined;
     this.#hooks.unblocked();
-  }
-
-  /** Ceilings depend on the set of active bands; recomputed only when that set changes. */
-  #ceiling(band: Band, saturation: number): number {
-    const table = this.#queues.table;
-    if (this.#limits.saturationDependent === true || this.#ceilingsAt !== table.activeVersion) {
-      const limits = this.#limits.computeLimits(saturation, table.activePriorities());
-      let i = 0;
-      for (const b of table.bands) if (b.queuedRequests > 0) b.ceiling = limits[i++] ?? 1;
-      this.#ceilingsAt = table.activeVersion;
-    }
-    return band.ceiling;
   }
 }

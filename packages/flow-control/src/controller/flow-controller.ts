@@ -129,7 +129,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     // Pass-through: with nothing queued anywhere this request overtakes no one, so an open gate grants it at once.
     if (table.totalRequests === 0 && !this.#dispatcher.inPass) {
       const saturation = this.saturation();
-      if (saturation < this.#dispatcher.ceilingAlone(band.priority, saturation)) {
+      if (saturation < this.#dispatcher.ceiling(band, saturation)) {
         table.used(flow);
         this.#grant(item, now);
         return Promise.resolve(item);

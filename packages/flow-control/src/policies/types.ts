@@ -105,12 +105,13 @@ export interface UsageLimitPolicy extends Plugin {
   readonly kind: 'usage-limit-policy';
   /**
    * True when ceilings depend on the current saturation; otherwise the controller caches them
-   * per set of active bands.
+   * until a band is created or collected.
    */
   readonly saturationDependent?: boolean;
   /**
-   * Ceilings for the given priorities (distinct, highest first): a band dispatches only while
-   * saturation is below its ceiling. Returns one ceiling per priority, in the same order.
+   * Ceilings for the priorities of every existing band (distinct, highest first): a band
+   * dispatches only while saturation is below its ceiling. Returns one ceiling per priority, in
+   * the same order.
    */
   computeLimits(saturation: number, priorities: readonly number[]): readonly number[];
 }

@@ -48,8 +48,9 @@ export type PriorityHoldbackOptions =
 /**
  * `priority-holdback-policy`: lower bands get lower ceilings, so as the pool fills up the
  * sheddable bands stop first and the remaining headroom is held back for higher priorities.
- * Ceilings are spread linearly from `maxCeiling` (highest active band) to `minCeiling` (lowest)
- * by rank or by priority value; with a single active band it gets `maxCeiling` (work-conserving).
+ * Ceilings are spread linearly from `maxCeiling` (highest band) to `minCeiling` (lowest) by rank
+ * or by priority value over the bands that exist (declared, or created on demand and not yet
+ * collected), as in llm-d; a lone band gets `maxCeiling`.
  * In the `explicit` domain a priority without its own entry uses the entry of the closest lower
  * configured priority (or the lowest ceiling when there is none).
  * @public
