@@ -73,7 +73,7 @@ export function parseFlowControlConfig(
     }
     const plugin = plugins.get(name);
     if (plugin === undefined) throw new SwitchyardError('CONFIG_INVALID', `${path(at)}: no plugin named "${name}" in plugins`);
-    if (!guard(plugin)) throw new SwitchyardError('CONFIG_INVALID', `${path(at)}: plugin "${name}" (type ${plugin.type}) is not a ${what}`);
+    if (!guard(plugin)) throw new SwitchyardError('CONFIG_INVALID', `${path(at)}: plugin "${name}" (type ${plugin.type}) is not ${what}`);
     return plugin;
   };
 
@@ -84,8 +84,8 @@ export function parseFlowControlConfig(
     maxRequests: b?.maxRequests !== undefined && b.maxRequests > 0 ? b.maxRequests : DEFAULTS.bandMaxRequests,
     maxBytes: b?.maxBytes !== undefined && b.maxBytes > 0 ? b.maxBytes : DEFAULTS.bandMaxBytes,
     requestTtlMs: b?.switchyard?.requestTTL,
-    fairness: ref(b?.fairnessPolicyRef, [...at, 'fairnessPolicyRef'], isFairnessPolicy, 'fairness policy', () => (defaultFairness ??= createGlobalStrictFairness()), GLOBAL_STRICT_FAIRNESS),
-    ordering: ref(b?.orderingPolicyRef, [...at, 'orderingPolicyRef'], isOrderingPolicy, 'ordering policy', () => (defaultOrdering ??= createFcfsOrdering()), FCFS_ORDERING),
+    fairness: ref(b?.fairnessPolicyRef, [...at, 'fairnessPolicyRef'], isFairnessPolicy, 'a fairness policy', () => (defaultFairness ??= createGlobalStrictFairness()), GLOBAL_STRICT_FAIRNESS),
+    ordering: ref(b?.orderingPolicyRef, [...at, 'orderingPolicyRef'], isOrderingPolicy, 'an ordering policy', () => (defaultOrdering ??= createFcfsOrdering()), FCFS_ORDERING),
   });
 
   const bands: BandSettings[] = (cfg.priorityBands ?? [])
@@ -96,12 +96,12 @@ export function parseFlowControlConfig(
   // llm-d: the no-endpoint TTL follows defaultRequestTTL when only that one is set.
   const noEndpointTtl = cfg.noEndpointRequestTTL ?? cfg.defaultRequestTTL ?? DEFAULTS.requestTtlMs;
 
-  const usageLimitPolicy: UsageLimitPolicy = ref(cfg.usageLimitPolicyPluginRef, ['usageLimitPolicyPluginRef'], isUsageLimitPolicy, 'usage limit policy', () => createStaticUsageLimit(), STATIC_USAGE_LIMIT);
+  const usageLimitPolicy: UsageLimitPolicy = ref(cfg.usageLimitPolicyPluginRef, ['usageLimitPolicyPluginRef'], isUsageLimitPolicy, 'a usage limit policy', () => createStaticUsageLimit(), STATIC_USAGE_LIMIT);
   const detector: SaturationDetector = ref(
     cfg.saturationDetector?.pluginRef,
     ['saturationDetector', 'pluginRef'],
     isSaturationDetector,
-    'saturation detector',
+    'a saturation detector',
     () => createUtilizationDetector({}, options.clock ?? systemClock),
     'utilization-detector',
   );
