@@ -8,6 +8,8 @@ import type { Clock } from '../clock/clock.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
 import type { Decision } from './types.js';
 
+const NO_FALLBACKS: readonly Endpoint[] = Object.freeze([]);
+
 /**
  * Everything a {@link PickDecision} needs besides the scheduling outcome.
  * @internal
@@ -63,7 +65,7 @@ export class PickDecision implements Decision {
   constructor(init: DecisionInit, deps: DecisionDeps) {
     this.request = init.request;
     this.primary = init.targets[0] as Endpoint;
-    this.fallbacks = init.targets.slice(1);
+    this.fallbacks = init.targets.length > 1 ? init.targets.slice(1) : NO_FALLBACKS;
     this.result = init.result;
     this.headers = init.headers;
     this.responseHeaders = init.responseHeaders;

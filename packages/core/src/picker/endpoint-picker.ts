@@ -63,6 +63,8 @@ function defaultConfig(registry: PluginRegistry, pool: EndpointPool, clock: Cloc
 }
 
 const encoder = new TextEncoder();
+/** Placeholder label values while metrics are off (avoids a per-request array). */
+const NO_LABELS: [string, string, string, string] = ['', '', '', ''];
 
 /**
  * The scheduling brain a gateway holds per pool. `pick` classifies a parsed request (model
@@ -131,12 +133,14 @@ export class EndpointPicker implements RequestScheduler {
     const clock = this.#clock;
     const receivedAt = clock.now();
     const metrics = this.metrics;
-    let labels: [string, string, string, string] = [request.model, request.model, '', ''];
+    let labels = NO_LABELS;
     let grant: AdmissionGrant | undefined;
     try {
       const sreq = classifyRequest(request, options, { objectives: this.#objectives, rewrites: this.#rewrites, random: this.#random }, receivedAt);
-      labels = [request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority)];
-      metrics?.requestTotal.labels(...labels).inc();
+      if (metrics !== undefined) {
+        labels = [request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority)];
+        metrics.requestTotal.labels(...labels).inc();
+      }
 
       grant = await this.admission.admit(sreq, options.signal === undefined ? undefined : { signal: options.signal });
       throwIfCancelled(options.signal);
@@ -183,7 +187,10 @@ export class EndpointPicker implements RequestScheduler {
       );
     } catch (error) {
       grant?.release({ kind: 'error', error });
-      metrics?.requestErrorTotal.labels(...labels, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
+      if (metrics !== undefined) {
+        if (labels === NO_LABELS) labels = [request.model, request.model, '', ''];
+        metrics.requestErrorTotal.labels(...labels, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
+      }
       throw error;
     }
   }

@@ -5,8 +5,8 @@ import { arrayPicker, pickerParametersSchema, shuffledIndices } from './picker-b
 /**
  * `max-score-picker`: the highest total score wins, ties broken uniformly at random; with
  * `maxNumOfEndpoints` k > 1 the next best follow as fallbacks (shuffle, then a stable sort by
- * score, like llm-d). The k = 1 path is a single allocation-free scan (reservoir sampling among
- * equal best scores, which has the same distribution).
+ * score, like llm-d). The k = 1 path is two allocation-free scans with one random draw among the
+ * equal best scores (the same distribution).
  * @public
  */
 export const maxScorePickerPlugin = definePlugin({
@@ -18,21 +18,24 @@ export const maxScorePickerPlugin = definePlugin({
       const n = endpoints.length;
       if (n === 0) return [];
       if (p.maxNumOfEndpoints === 1) {
-        let best = 0;
-        let bestScore = totals[0] as number;
-        let ties = 1;
-        for (let i = 1; i < n; i++) {
+        // Two passes and a single random draw: one draw per decision instead of one per tie
+        // keeps an idle fleet (all scores equal) as cheap as a busy one.
+        let best = -Infinity;
+        let ties = 0;
+        for (let i = 0; i < n; i++) {
           const s = totals[i] as number;
-          if (s > bestScore) {
-            bestScore = s;
-            best = i;
+          if (s > best) {
+            best = s;
             ties = 1;
-          } else if (s === bestScore) {
-            ties++;
-            if (c.random() * ties < 1) best = i;
-          }
+          } else if (s === best) ties++;
         }
-        return [endpoints[best] as Endpoint];
+        let skip = ties > 1 ? Math.floor(c.random() * ties) : 0;
+        for (let i = 0; i < n; i++) {
+          if (totals[i] !== best) continue;
+          if (skip === 0) return [endpoints[i] as Endpoint];
+          skip--;
+        }
+        return [endpoints[0] as Endpoint];
       }
       const order = shuffledIndices(n, c.random);
       order.sort((a, b) => (totals[b] as number) - (totals[a] as number));

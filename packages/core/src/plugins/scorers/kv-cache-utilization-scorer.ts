@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import { arrayScorer } from './scorer-base.js';
 
@@ -13,6 +14,10 @@ export const kvCacheUtilizationScorerPlugin = definePlugin({
   parameters: z.strictObject({}),
   create: (_p, ctx) =>
     arrayScorer('kv-cache-utilization-scorer', ctx.name, (_c, _r, endpoints, out) => {
-      for (let i = 0; i < endpoints.length; i++) out[i] = 1 - (endpoints[i]?.metrics?.kvCacheUsagePercent ?? 0);
+      for (let i = 0; i < endpoints.length; i++) {
+        // Not `?.`/`??`: merging the 0 literal with a double boxes a number per endpoint in V8.
+        const m = (endpoints[i] as Endpoint).metrics;
+        out[i] = m === undefined ? 1 : 1 - m.kvCacheUsagePercent;
+      }
     }),
 });
