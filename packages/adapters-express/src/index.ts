@@ -58,8 +58,27 @@ export type {
   ForwardOptions,
   ForwardResult,
 } from './proxy/index.js';
-export { gatewaySectionSchema, addressMatcher, trustPredicate } from './config/index.js';
-export type { GatewaySection, GatewaySectionInput, GatewayEndpointInput } from './config/index.js';
-export { parseGatewayArgs, GATEWAY_USAGE } from './cli/index.js';
-export type { GatewayCliArgs } from './cli/index.js';
+export {
+  gatewaySectionSchema,
+  addressMatcher,
+  trustPredicate,
+  splitConfig,
+  parseConfigDocument,
+  resolvePoolDocument,
+  buildPool,
+  createGatewayFromConfig,
+} from './config/index.js';
+export type {
+  GatewaySection,
+  GatewaySectionInput,
+  GatewayEndpointInput,
+  SplitConfig,
+  PoolBuildSpec,
+  PoolBuildContext,
+  BuiltPool,
+  GatewayFromConfigOptions,
+  Gateway,
+} from './config/index.js';
+export { parseGatewayArgs, GATEWAY_USAGE, runGatewayCli } from './cli/index.js';
+export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult } from './cli/index.js';
 export { mergeExpositions } from './metrics/index.js';

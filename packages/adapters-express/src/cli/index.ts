@@ -1,2 +1,4 @@
 export { parseGatewayArgs, GATEWAY_USAGE } from './args.js';
 export type { GatewayCliArgs } from './args.js';
+export { runGatewayCli } from './run.js';
+export type { GatewayCliIo, GatewayCliResult } from './run.js';

@@ -27,17 +27,17 @@ export type ClassifyHook = (req: IncomingMessage, request: InferenceRequest) => 
  */
 export interface UpstreamOptions {
   /** Attempts in total per request, primary included; retries go down the decision's fallbacks. @default 3 */
-  readonly maxAttempts?: number;
+  readonly maxAttempts?: number | undefined;
   /** TCP connect timeout. @default 5000 */
-  readonly connectTimeoutMs?: number;
+  readonly connectTimeoutMs?: number | undefined;
   /** Time allowed for the response head (non-streamed completions only answer when done). @default 300000 */
-  readonly headersTimeoutMs?: number;
+  readonly headersTimeoutMs?: number | undefined;
   /** Longest silence between response body chunks. @default 300000 */
-  readonly bodyTimeoutMs?: number;
+  readonly bodyTimeoutMs?: number | undefined;
   /** Keep-alive connections per endpoint. @default 256 */
-  readonly connectionsPerEndpoint?: number;
+  readonly connectionsPerEndpoint?: number | undefined;
   /** Idle keep-alive connections are closed after this long. @default 60000 */
-  readonly keepAliveTimeoutMs?: number;
+  readonly keepAliveTimeoutMs?: number | undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ export interface WeightedTarget {
   /** Relative weight (> 0); shares are `weight / Σ weights`. */
   readonly weight: number;
   /** Model name the pool serves this share under. @default the route's name */
-  readonly model?: string;
+  readonly model?: string | undefined;
 }
 
 /**

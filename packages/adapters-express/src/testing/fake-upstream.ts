@@ -39,6 +39,21 @@ export async function startFakeUpstream(name = 'fake'): Promise<FakeUpstream> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
+      if (req.method === 'GET' && req.url === '/metrics') {
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+        res.end(
+          [
+            '# TYPE vllm:num_requests_waiting gauge',
+            `vllm:num_requests_waiting{model_name="${name}"} 0`,
+            '# TYPE vllm:num_requests_running gauge',
+            `vllm:num_requests_running{model_name="${name}"} ${open}`,
+            '# TYPE vllm:kv_cache_usage_perc gauge',
+            `vllm:kv_cache_usage_perc{model_name="${name}"} 0.1`,
+            '',
+          ].join('\n'),
+        );
+        return;
+      }
       if (req.method === 'GET' && req.url === '/v1/models') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ object: 'list', data: [{ id: `${name}-model`, object: 'model', created: 0, owned_by: name }] }));

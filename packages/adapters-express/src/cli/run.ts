@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { isSwitchyardError } from '@switchyard/core';
+import type { PluginDefinition } from '@switchyard/core';
+import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
+import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
+
+/**
+ * I/O of {@link runGatewayCli}, injectable for tests.
+ * @public
+ */
+export interface GatewayCliIo {
+  /** Writes a line of output (help text). */
+  readonly out: (line: string) => void;
+  /** Writes a line of diagnostics (startup, errors). */
+  readonly err: (line: string) => void;
+  /** Extra plugin types for every pool (the bin adds prefix-index plugins when available). */
+  readonly plugins?: readonly PluginDefinition[];
+}
+
+/**
+ * A started CLI gateway, or the exit code when it did not start (help, bad arguments, bad config).
+ * @public
+ */
+export type GatewayCliResult = { readonly kind: 'running'; readonly gateway: Gateway; readonly url: string } | { readonly kind: 'exit'; readonly code: number };
+
+/**
+ * Runs `switchyard-gateway` with `argv` (without node and script): parses flags, loads the config
+ * file, builds the gateway and starts listening. Errors are printed, never thrown.
+ * @public
+ */
+export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): Promise<GatewayCliResult> {
+  try {
+    const args = parseGatewayArgs(argv);
+    if (args.help) {
+      io.out(GATEWAY_USAGE);
+      return { kind: 'exit', code: 0 };
+    }
+    let text: string | undefined;
+    if (args.config !== undefined) {
+      try {
+        text = await readFile(args.config, 'utf8');
+      } catch (err) {
+        io.err(`switchyard-gateway: cannot read --config ${args.config}: ${err instanceof Error ? err.message : String(err)}`);
+        return { kind: 'exit', code: 2 };
+      }
+    }
+    const gateway = await createGatewayFromConfig({
+      ...(text === undefined ? {} : { config: text }),
+      ...(args.config === undefined ? {} : { configPath: args.config }),
+      ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),
+      ...(args.port === undefined ? {} : { port: args.port }),
+      ...(args.host === undefined ? {} : { host: args.host }),
+      plugins: io.plugins ?? [],
+    });
+    const { url } = await gateway.listen();
+    const pools = gateway.pools.map((p) => `${p.pool.name} (${p.source.size} endpoints)`).join(', ');
+    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}`);
+    return { kind: 'running', gateway, url };
+  } catch (err) {
+    const message = isSwitchyardError(err) ? err.message : err instanceof Error ? err.message : String(err);
+    io.err(`switchyard-gateway: ${message}`);
+    if (isSwitchyardError(err) && err.code === 'CONFIG_INVALID') io.err('run with --help for usage');
+    return { kind: 'exit', code: isSwitchyardError(err) ? 2 : 1 };
+  }
+}

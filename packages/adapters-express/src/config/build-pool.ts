@@ -1,0 +1,113 @@
+import { EndpointPicker, EndpointPool, MetricsScraper, createDefaultRegistry, loadConfig } from '@switchyard/core';
+import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
+import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
+import { Registry } from 'prom-client';
+import type { GatewayPool } from '../gateway/pool.js';
+import { EndpointRotation } from '../gateway/rotation.js';
+import type { GatewayEndpointInput, GatewaySection } from './schema.js';
+
+/**
+ * What {@link buildPool} needs for one pool.
+ * @public
+ */
+export interface PoolBuildSpec {
+  /** Pool name. */
+  readonly name: string;
+  /** Endpoints. */
+  readonly endpoints: readonly GatewayEndpointInput[];
+  /** Model and LoRA names the pool serves (empty: none declared). */
+  readonly models: readonly string[];
+  /** The pool's EndpointPickerConfig document (without `gateway`). */
+  readonly document: Record<string, unknown>;
+}
+
+/**
+ * Shared pieces of every pool of one gateway.
+ * @public
+ */
+export interface PoolBuildContext {
+  /** Time source. */
+  readonly clock: Clock;
+  /** The validated gateway section (circuit breaker and scraping settings). */
+  readonly section: GatewaySection;
+  /** Picker metrics shared by every pool (one set of `llm_d_epp_*` series). */
+  readonly schedulerMetrics: SchedulerMetrics;
+  /** Extra plugin definitions (prefix-index plugins, user plugins). */
+  readonly plugins: readonly PluginDefinition[];
+  /** Poll model servers' `/metrics`. */
+  readonly scrape: boolean;
+}
+
+/**
+ * A running pool: what the gateway routes to, plus what must be stopped on shutdown.
+ * @public
+ */
+export interface BuiltPool {
+  /** The pool as the gateway sees it. */
+  readonly pool: GatewayPool;
+  /** The pool discovery/config maintains (the rotation mirrors it). */
+  readonly source: EndpointPool;
+  /** The picker. */
+  readonly picker: EndpointPicker;
+  /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
+  readonly registry: Registry | undefined;
+  /** Stops scraping, admission and the breaker. */
+  close(): Promise<void>;
+}
+
+const specOf = (e: GatewayEndpointInput): EndpointSpec => {
+  if (typeof e === 'string') return { address: e };
+  return {
+    address: e.address,
+    ...(e.id === undefined ? {} : { id: e.id }),
+    ...(e.labels === undefined ? {} : { labels: e.labels }),
+    ...(e.metricsPort === undefined ? {} : { metricsPort: e.metricsPort }),
+  };
+};
+
+/**
+ * Builds one pool: endpoint pool, circuit-breaking rotation, metrics scraper, plugin registry
+ * (core built-ins + flow-control + extras), the llm-d config, flow control when its feature gate
+ * is on (llm-d's legacy admission otherwise), and the EndpointPicker.
+ * @throws SwitchyardError `CONFIG_INVALID` from the config loader, naming the pool
+ * @public
+ */
+export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool {
+  const { clock, section } = ctx;
+  const source = new EndpointPool();
+  for (const e of spec.endpoints) source.upsert(specOf(e));
+  const cb = section.circuitBreaker;
+  const rotation = cb.enabled ? new EndpointRotation({ source, clock, failureThreshold: cb.failureThreshold, cooldownMs: cb.cooldownMs, probeAfterMs: cb.probeAfterMs, minInRotation: cb.minInRotation }) : undefined;
+  const pool = rotation?.pool ?? source;
+  const registry = createDefaultRegistry();
+  const known = new Set(registry.types());
+  for (const def of [...flowControlPlugins, ...ctx.plugins]) if (!known.has(def.type)) registry.register(def);
+  let loaded;
+  try {
+    loaded = loadConfig(spec.document, { registry, pool, clock });
+  } catch (err) {
+    if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
+    rotation?.close();
+    throw err;
+  }
+  let fcRegistry: Registry | undefined;
+  let admission;
+  if (loaded.hasFeatureGate('flowControl')) {
+    fcRegistry = new Registry();
+    admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
+  }
+  const picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics });
+  const scraper = ctx.scrape ? new MetricsScraper({ pool: source, clock, intervalMs: section.metrics.scrapeIntervalMs, timeoutMs: section.metrics.scrapeTimeoutMs }) : undefined;
+  scraper?.start();
+  return {
+    pool: { name: spec.name, scheduler: picker, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
+    source,
+    picker,
+    registry: fcRegistry,
+    close: async () => {
+      await picker.close();
+      await scraper?.stop();
+      rotation?.close();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
+import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
+import { get, post } from '../testing/harness.js';
+
+const chat = (model = 'm1'): Record<string, unknown> => ({ model, messages: [{ role: 'user', content: 'hello there' }] });
+
+describe('createGatewayFromConfig (real EndpointPicker)', () => {
+  let a: FakeUpstream;
+  let b: FakeUpstream;
+  const open: Gateway[] = [];
+  const start = async (...args: Parameters<typeof createGatewayFromConfig>): Promise<{ gw: Gateway; url: string }> => {
+    const gw = await createGatewayFromConfig(...args);
+    open.push(gw);
+    const { url } = await gw.listen(0, '127.0.0.1');
+    return { gw, url };
+  };
+
+  beforeAll(async () => {
+    a = await startFakeUpstream('a');
+    b = await startFakeUpstream('b');
+  });
+  afterAll(async () => {
+    for (const g of open) await g.close();
+    await a.close();
+    await b.close();
+  });
+
+  it('runs one pool from --endpoints with llm-d defaults, for the openai client', async () => {
+    const { url, gw } = await start({ endpoints: [a.address, b.address] });
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: 'none', maxRetries: 0 });
+    const served = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const r = await client.chat.completions.create({ model: 'any-model', messages: [{ role: 'user', content: `question ${i}` }] }).withResponse();
+      expect(r.data.model).toBe('any-model');
+      served.add(String(r.response.headers.get('x-gateway-destination-endpoint-served')));
+    }
+    expect([...served].every((s) => s === a.address || s === b.address)).toBe(true);
+    const stream = await client.chat.completions.create({ model: 'any-model', messages: [{ role: 'user', content: 'stream please' }], stream: true });
+    let text = '';
+    for await (const ev of stream) text += ev.choices[0]?.delta.content ?? '';
+    expect(text).toMatch(/Hello from [ab]/);
+    expect((await client.models.list()).data.map((m) => m.id).sort()).toEqual(['a-model', 'b-model']);
+    const metrics = (await get(`${url}/metrics`)).text;
+    expect(metrics).toMatch(/llm_d_epp_request_total\{model_name="any-model",target_model_name="any-model",fairness_id="default-flow",priority="0"\} 7/);
+    expect(metrics).toContain('switchyard_gateway_requests_total{route="inference",code="200"} 7');
+    expect(gw.pools[0]?.pool.endpoints?.size).toBe(2);
+  });
+
+  it('routes models to pools from the gateway section, with splits, trust and flow control', async () => {
+    const config = `
+apiVersion: llm-d.ai/v1alpha1
+kind: EndpointPickerConfig
+featureGates: [flowControl]
+gateway:
+  failureMode: FailOpen
+  trust:
+    trustedClients: ["127.0.0.1"]
+  pools:
+    - name: alpha
+      endpoints: ["${a.address}"]
+      models: [llama, sql-lora]
+    - name: beta
+      endpoints: [{ address: "${b.address}", labels: { llm-d.ai/role: decode } }]
+      models: [qwen]
+  routes:
+    - name: canary
+      split: [{ pool: alpha, weight: 1, model: llama }, { pool: beta, weight: 1, model: qwen }]
+`;
+    const { url } = await start({ config });
+    const r1 = await post(`${url}/v1/chat/completions`, chat('sql-lora'), { 'x-llm-d-inference-fairness-id': 'tenant-a' });
+    expect(r1.headers['x-gateway-destination-endpoint-served']).toBe(a.address);
+    expect(a.received.at(-1)?.headers['x-llm-d-inference-fairness-id']).toBeUndefined();
+    expect((await post(`${url}/v1/chat/completions`, chat('qwen'))).headers['x-gateway-destination-endpoint-served']).toBe(b.address);
+    const missing = await post(`${url}/v1/chat/completions`, chat('nope'));
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ error: { code: 'model_not_found' } });
+    const seen = new Set<string>();
+    for (let i = 0; i < 30 && seen.size < 2; i++) {
+      const r = await post(`${url}/v1/chat/completions`, chat('canary'));
+      expect((r.json() as { model: string }).model).toBe('canary');
+      seen.add(String(r.headers['x-gateway-destination-endpoint-served']));
+    }
+    expect(seen).toEqual(new Set([a.address, b.address]));
+    const models = (await get(`${url}/v1/models`)).json() as { data: { id: string }[] };
+    expect(models.data.map((m) => m.id)).toEqual(['llama', 'sql-lora', 'qwen', 'canary']);
+    const metrics = (await get(`${url}/metrics`)).text;
+    expect(metrics).toMatch(/llm_d_epp_request_total\{model_name="sql-lora",target_model_name="sql-lora",fairness_id="tenant-a"/);
+    expect(metrics).toMatch(/inference_pool="alpha"/);
+    expect(metrics).toMatch(/inference_pool="beta"/);
+    expect(metrics.match(/# HELP llm_d_epp_flow_control_queue_size /g)).toHaveLength(1);
+  });
+
+  it.each([
+    [{ config: 'gateway:\n  failureMode: Sometimes\n  endpoints: ["127.0.0.1:1"]' }, /gateway\.failureMode/],
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  pools: []' }, /gateway\.endpoints: give either/],
+    [{ config: 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n  - type: no-such-scorer\ngateway:\n  endpoints: ["127.0.0.1:1"]' }, /no-such-scorer/],
+    [{ config: 'gateway: {}' }, /no model servers/],
+    [{ config: 'gateway:\n  pools:\n    - name: p\n      endpoints: ["127.0.0.1:1"]\n      models: [m]\n    - name: q\n      endpoints: ["127.0.0.1:2"]\n      models: [m]' }, /"m" is already served by pool "p"/],
+    [{ config: 'a: [1, 2' }, /invalid YAML/],
+  ])('rejects a bad config with a message naming the problem (%#)', async (options, message) => {
+    await expect(createGatewayFromConfig(options)).rejects.toThrow(message);
+  });
+});
+
+describe('switchyard-gateway CLI', () => {
+  let up: FakeUpstream;
+  beforeAll(async () => {
+    up = await startFakeUpstream('cli');
+  });
+  afterAll(async () => {
+    await up.close();
+  });
+
+  it('starts from --endpoints, serves, and shuts down', async () => {
+    const err: string[] = [];
+    const result = await runGatewayCli(['--endpoints', up.address, '--port', '0', '--host', '127.0.0.1'], { out: () => undefined, err: (l) => err.push(l) });
+    if (result.kind !== 'running') throw new Error(`CLI exited: ${err.join('\n')}`);
+    expect(err[0]).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+; pools: default \(1 endpoints\)/);
+    expect((await post(`${result.url}/v1/completions`, { model: 'x', prompt: 'hi' })).status).toBe(200);
+    await result.gateway.close();
+  });
+
+  it('prints help, and explains bad flags and unreadable files', async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+    expect(await runGatewayCli(['--help'], io)).toEqual({ kind: 'exit', code: 0 });
+    expect(out.join('')).toContain('--endpoints');
+    expect(await runGatewayCli(['--port', 'x'], io)).toEqual({ kind: 'exit', code: 2 });
+    expect(await runGatewayCli(['--config', '/nonexistent/epp.yaml'], io)).toEqual({ kind: 'exit', code: 2 });
+    expect(err.join('\n')).toMatch(/--port.*\n.*--help[\s\S]*cannot read --config/);
+  });
+});

@@ -1,0 +1,160 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import { SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
+import type { Clock, PluginDefinition } from '@switchyard/core';
+import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
+import { GatewayMetrics } from '../gateway/metrics.js';
+import type { GatewayOptions } from '../gateway/options.js';
+import { ModelRegistry } from '../models/registry.js';
+import { buildPool, type BuiltPool, type PoolBuildContext } from './build-pool.js';
+import { configDir, resolvePoolDocument, splitConfig } from './document.js';
+import type { GatewaySection } from './schema.js';
+import { trustPredicate } from './trust.js';
+
+/**
+ * Options of {@link createGatewayFromConfig}.
+ * @public
+ */
+export interface GatewayFromConfigOptions {
+  /** EndpointPickerConfig with an optional `gateway` section: YAML/JSON text or a parsed document. Omitted: llm-d defaults. */
+  readonly config?: string | Record<string, unknown>;
+  /** Where the config came from: named in errors; relative pool `config` paths resolve against its directory. */
+  readonly configPath?: string;
+  /** Model servers (`ip:port`): one pool, no model registry. Overrides the section's endpoints and pools. */
+  readonly endpoints?: readonly string[];
+  /** Listen port (overrides `gateway.listen.port`). */
+  readonly port?: number;
+  /** Listen host (overrides `gateway.listen.host`). */
+  readonly host?: string;
+  /** Time source. @default systemClock */
+  readonly clock?: Clock;
+  /** Extra plugin types for every pool (e.g. prefix-index plugins, your own). */
+  readonly plugins?: readonly PluginDefinition[];
+  /** Poll the model servers' `/metrics`. @default true */
+  readonly scrapeMetrics?: boolean;
+  /** Handler options not expressible in the config (classify hook, dispatcher...). */
+  readonly handler?: Partial<Omit<GatewayOptions, 'scheduler' | 'models' | 'endpoints' | 'rotation'>>;
+}
+
+/**
+ * A gateway built from a config: the handler, its pools, and an HTTP server on demand.
+ * @public
+ */
+export interface Gateway {
+  /** The request handler (use it in your own server, or call {@link Gateway.listen}). */
+  readonly handler: GatewayHandler;
+  /** The pools, in config order. */
+  readonly pools: readonly BuiltPool[];
+  /** The validated `gateway` section. */
+  readonly section: GatewaySection;
+  /** Registry with the gateway's and the pickers' metrics. */
+  readonly registry: Registry;
+  /** Starts an HTTP server with the handler; resolves with its URL. */
+  listen(port?: number, host?: string): Promise<{ readonly url: string; readonly port: number; readonly server: Server }>;
+  /** Graceful shutdown: handler (drain), pools (admission, scraping), then the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a whole gateway from an llm-d EndpointPickerConfig plus Switchyard's optional `gateway`
+ * section: the programmatic equivalent of the `switchyard-gateway` CLI.
+ * @example
+ * ```ts
+ * const gateway = await createGatewayFromConfig({ endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'] });
+ * const { url } = await gateway.listen(8080);
+ * ```
+ * @throws SwitchyardError `CONFIG_INVALID` naming the path and the problem
+ * @public
+ */
+export async function createGatewayFromConfig(options: GatewayFromConfigOptions = {}): Promise<Gateway> {
+  const where = options.configPath ?? 'config';
+  const { endpointPicker, gateway: section } = splitConfig(options.config, where);
+  const clock = options.clock ?? systemClock;
+  const registry = new Registry();
+  const ctx: PoolBuildContext = {
+    clock,
+    section,
+    schedulerMetrics: new SchedulerMetrics({ registry }),
+    plugins: options.plugins ?? [],
+    scrape: options.scrapeMetrics ?? true,
+  };
+  const pools: BuiltPool[] = [];
+  const closeAll = async (): Promise<void> => {
+    await Promise.all(pools.map((p) => p.close()));
+  };
+  let models: ModelRegistry | undefined;
+  try {
+    if (options.endpoints !== undefined || section.pools === undefined) {
+      const endpoints = options.endpoints ?? section.endpoints;
+      if (endpoints === undefined || endpoints.length === 0) {
+        throw new SwitchyardError('CONFIG_INVALID', `${where}: no model servers: give --endpoints, gateway.endpoints or gateway.pools`);
+      }
+      pools.push(buildPool({ name: 'default', endpoints, models: [], document: endpointPicker }, ctx));
+    } else {
+      const base = configDir(options.configPath);
+      for (const p of section.pools) {
+        const document = await resolvePoolDocument(p.config, endpointPicker, base, p.name);
+        pools.push(buildPool({ name: p.name, endpoints: p.endpoints, models: p.models, document }, ctx));
+      }
+      models = new ModelRegistry({ pools: pools.map((p) => p.pool), routes: section.routes });
+    }
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+  const metrics = new GatewayMetrics(registry);
+  const single = pools[0]?.pool;
+  let routing: Pick<GatewayOptions, 'models' | 'scheduler' | 'endpoints' | 'rotation'> = {};
+  if (models !== undefined) routing = { models };
+  else if (single !== undefined) {
+    routing = {
+      scheduler: single.scheduler,
+      ...(single.endpoints === undefined ? {} : { endpoints: single.endpoints }),
+      ...(single.rotation === undefined ? {} : { rotation: single.rotation }),
+    };
+  }
+  const handler = createGatewayHandler({
+    ...routing,
+    metrics,
+    metricsRegistries: pools.flatMap((p) => (p.registry === undefined ? [] : [p.registry])),
+    failureMode: section.failureMode,
+    trustClassificationHeaders: trustPredicate(section.trust),
+    upstream: section.upstream,
+    ...(section.maxBodyBytes === undefined ? {} : { maxBodyBytes: section.maxBodyBytes }),
+    clock,
+    ...options.handler,
+  });
+  let server: Server | undefined;
+  return {
+    handler,
+    pools,
+    section,
+    registry,
+    async listen(port, host) {
+      const s = createServer(handler);
+      // Keep-alive longer than typical client pools, so idle connections are closed by clients.
+      s.keepAliveTimeout = 65_000;
+      server = s;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(port ?? options.port ?? section.listen.port, host ?? options.host ?? section.listen.host, () => {
+          s.off('error', reject);
+          resolve();
+        });
+      });
+      const addr = s.address() as AddressInfo;
+      const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      return { url: `http://${h}:${addr.port}`, port: addr.port, server: s };
+    },
+    async close() {
+      await handler.close({ graceMs: section.shutdownGraceMs });
+      await closeAll();
+      const s = server;
+      if (s !== undefined) {
+        s.closeIdleConnections();
+        await new Promise<void>((resolve) => s.close(() => { resolve(); }));
+      }
+    },
+  };
+}
