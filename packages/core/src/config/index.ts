@@ -4,7 +4,7 @@ export { isFilter, isScorer, isPicker, isProfileHandler, isDataProducer, isStage
 export { durationSchema, parseDuration } from './duration.js';
 export { loadConfig } from './loader.js';
 export type { LoadConfigOptions, LoadedConfig } from './loader.js';
-export { endpointPickerConfigSchema, CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES } from './schema.js';
+export { endpointPickerConfigSchema, pluginSpecSchema, profilePluginSchema, profileDocumentSchema, CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES } from './schema.js';
 export type { EndpointPickerConfigDocument, PluginSpec, ProfileDocument } from './schema.js';
 export { defaultScorerWeights, PREFIX_CACHE_SCORER } from './defaults.js';
 export { DEFAULT_PICKER } from './profiles.js';

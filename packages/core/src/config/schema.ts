@@ -6,18 +6,21 @@ export const CONFIG_API_VERSIONS = ['llm-d.ai/v1alpha1', 'llm-d.ai/v1', 'inferen
 /** Feature gates the loader knows (`prepareDataPlugins` is accepted as a no-op for old configs). @public */
 export const KNOWN_FEATURE_GATES = ['flowControl', 'dataLayer', 'prepareDataPlugins'] as const;
 
-const pluginSpecSchema = z.strictObject({
+/** Schema of one `plugins[]` entry. @public */
+export const pluginSpecSchema = z.strictObject({
   name: z.string().min(1).optional(),
   type: z.string().min(1),
   parameters: z.unknown().optional(),
 });
 
-const profilePluginSchema = z.strictObject({
+/** Schema of one `schedulingProfiles[].plugins[]` entry. @public */
+export const profilePluginSchema = z.strictObject({
   pluginRef: z.string().min(1),
   weight: z.number().optional(),
 });
 
-const profileSchema = z.strictObject({
+/** Schema of one `schedulingProfiles[]` entry. @public */
+export const profileDocumentSchema = z.strictObject({
   name: z.string().min(1),
   plugins: z.array(profilePluginSchema).default([]),
 });
@@ -34,7 +37,7 @@ export const endpointPickerConfigSchema = z.strictObject({
   kind: z.literal('EndpointPickerConfig'),
   featureGates: z.array(z.string().min(1)).default([]),
   plugins: z.array(pluginSpecSchema).default([]),
-  schedulingProfiles: z.array(profileSchema).default([]),
+  schedulingProfiles: z.array(profileDocumentSchema).default([]),
   dataLayer: objectSchema.optional(),
   flowControl: objectSchema.optional(),
   requestHandler: objectSchema.optional(),
@@ -47,4 +50,4 @@ export type EndpointPickerConfigDocument = z.output<typeof endpointPickerConfigS
 export type PluginSpec = z.output<typeof pluginSpecSchema>;
 
 /** One `schedulingProfiles[]` entry. @public */
-export type ProfileDocument = z.output<typeof profileSchema>;
+export type ProfileDocument = z.output<typeof profileDocumentSchema>;

@@ -3,7 +3,11 @@ import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Filter } from '../../scheduling/plugins.js';
 
-const requirementSchema = z
+/**
+ * Schema of one `matchExpressions` entry (Kubernetes `LabelSelectorRequirement`).
+ * @public
+ */
+export const labelSelectorRequirementSchema = z
   .strictObject({
     /** Label key. */
     key: z.string().min(1),
@@ -22,7 +26,7 @@ const requirementSchema = z
  * One `matchExpressions` entry of a Kubernetes label selector.
  * @public
  */
-export type LabelSelectorRequirement = z.infer<typeof requirementSchema>;
+export type LabelSelectorRequirement = z.infer<typeof labelSelectorRequirementSchema>;
 
 /**
  * True when `labels` satisfy every `matchLabels` pair and every requirement (Kubernetes
@@ -67,7 +71,7 @@ export const labelSelectorFilterPlugin = definePlugin({
     /** Exact label values required. */
     matchLabels: z.record(z.string(), z.string()).default({}),
     /** Set-based requirements. */
-    matchExpressions: z.array(requirementSchema).default([]),
+    matchExpressions: z.array(labelSelectorRequirementSchema).default([]),
   }),
   create: (p, ctx): Filter => ({
     type: 'label-selector-filter',

@@ -8,5 +8,5 @@ export { tokenLoadScorerPlugin } from './token-load-scorer.js';
 export { activeRequestScorerPlugin } from './active-request-scorer.js';
 export { loraAffinityScorerPlugin } from './lora-affinity-scorer.js';
 export { sessionAffinityScorerPlugin } from './session-affinity-scorer.js';
-export { latencyScorerPlugin } from './latency-scorer.js';
+export { latencyScorerPlugin, latencyScorerParametersSchema } from './latency-scorer.js';
 export type { LatencyScorerParameters } from './latency-scorer.js';

@@ -5,7 +5,11 @@ import { Attributes, type LatencyPrediction } from '../../scheduling/attributes.
 import type { SchedulingRequest } from '../../scheduling/request.js';
 import { arrayScorer } from './scorer-base.js';
 
-const parametersSchema = z.strictObject({
+/**
+ * Parameters of `latency-scorer`.
+ * @public
+ */
+export const latencyScorerParametersSchema = z.strictObject({
   /** Weight α of the normalised TTFT headroom. */
   ttftWeight: z.number().min(0).default(0.8),
   /** Weight β of the normalised TPOT headroom. */
@@ -21,7 +25,7 @@ const parametersSchema = z.strictObject({
 });
 
 /** Parsed `latency-scorer` parameters. @public */
-export type LatencyScorerParameters = z.infer<typeof parametersSchema>;
+export type LatencyScorerParameters = z.infer<typeof latencyScorerParametersSchema>;
 
 const CONSUMES = [Attributes.predictedLatency.name] as const;
 
@@ -98,7 +102,7 @@ export const latencyScorerPlugin = definePlugin({
   type: 'latency-scorer',
   description: 'Predicted TTFT/TPOT headroom against the request SLOs.',
   consumes: CONSUMES,
-  parameters: parametersSchema,
+  parameters: latencyScorerParametersSchema,
   create: (p, ctx) =>
     arrayScorer('latency-scorer', ctx.name, (_c, request, endpoints, out) => {
       const predMap = request.attributes.get(Attributes.predictedLatency);
