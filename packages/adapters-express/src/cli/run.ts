@@ -13,7 +13,7 @@ export interface GatewayCliIo {
   readonly out: (line: string) => void;
   /** Writes a line of diagnostics (startup, errors). */
   readonly err: (line: string) => void;
-  /** Extra plugin types for every pool (the bin adds prefix-index plugins when available). */
+  /** Extra plugin types for every pool. */
   readonly plugins?: readonly PluginDefinition[];
 }
 

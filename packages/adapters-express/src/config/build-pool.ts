@@ -32,7 +32,7 @@ export interface PoolBuildContext {
   readonly section: GatewaySection;
   /** Picker metrics shared by every pool (one set of `llm_d_epp_*` series). */
   readonly schedulerMetrics: SchedulerMetrics;
-  /** Extra plugin definitions (prefix-index plugins, user plugins). */
+  /** Extra plugin definitions (prefix-index plugins, user plugins); they replace core built-ins of the same type. */
   readonly plugins: readonly PluginDefinition[];
   /** Poll model servers' `/metrics`. */
   readonly scrape: boolean;
@@ -80,8 +80,11 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const rotation = cb.enabled ? new EndpointRotation({ source, clock, failureThreshold: cb.failureThreshold, cooldownMs: cb.cooldownMs, probeAfterMs: cb.probeAfterMs, minInRotation: cb.minInRotation }) : undefined;
   const pool = rotation?.pool ?? source;
   const registry = createDefaultRegistry();
-  const known = new Set(registry.types());
-  for (const def of [...flowControlPlugins, ...ctx.plugins]) if (!known.has(def.type)) registry.register(def);
+  const builtIn = new Set(registry.types());
+  registry.registerAll(flowControlPlugins);
+  // Extras (prefix-index, user plugins) replace a core built-in of the same type, as
+  // prefix-index's own `prefix-based-pd-decider` does; a clash among extras is an error.
+  for (const def of ctx.plugins) registry.register(def, { replace: builtIn.has(def.type) });
   let loaded;
   try {
     loaded = loadConfig(spec.document, { registry, pool, clock });

@@ -45,6 +45,8 @@ describe('createGatewayFromConfig (real EndpointPicker)', () => {
     const metrics = (await get(`${url}/metrics`)).text;
     expect(metrics).toMatch(/llm_d_epp_request_total\{model_name="any-model",target_model_name="any-model",fairness_id="default-flow",priority="0"\} 7/);
     expect(metrics).toContain('switchyard_gateway_requests_total{route="inference",code="200"} 7');
+    // llm-d's default profile with prefix-index registered: the prefix index saw every request.
+    expect(metrics).toMatch(/llm_d_epp_prefix_indexer_hit_ratio_count 7/);
     expect(gw.pools[0]?.pool.endpoints?.size).toBe(2);
   });
 

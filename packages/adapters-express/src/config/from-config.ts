@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
+import { loadPrefixIndexPlugins } from '@switchyard/prefix-index';
 import { SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
 import type { Clock, PluginDefinition } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
@@ -29,8 +30,13 @@ export interface GatewayFromConfigOptions {
   readonly host?: string;
   /** Time source. @default systemClock */
   readonly clock?: Clock;
-  /** Extra plugin types for every pool (e.g. prefix-index plugins, your own). */
+  /** Extra plugin types for every pool (your own; they replace built-ins of the same type). */
   readonly plugins?: readonly PluginDefinition[];
+  /**
+   * Register `@switchyard/prefix-index`'s plugins (prefix-cache scorer, producers, affinity
+   * filter...), so llm-d's default profile includes `prefix-cache-scorer` (weight 3). @default true
+   */
+  readonly prefixIndex?: boolean;
   /** Poll the model servers' `/metrics`. @default true */
   readonly scrapeMetrics?: boolean;
   /** Handler options not expressible in the config (classify hook, dispatcher...). */
@@ -76,7 +82,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     clock,
     section,
     schedulerMetrics: new SchedulerMetrics({ registry }),
-    plugins: options.plugins ?? [],
+    plugins: [...(options.prefixIndex === false ? [] : await loadPrefixIndexPlugins({ registry })), ...(options.plugins ?? [])],
     scrape: options.scrapeMetrics ?? true,
   };
   const pools: BuiltPool[] = [];
