@@ -10,3 +10,5 @@ export * from './kv-events/index.js';
 export * from './precise/index.js';
 export * from './metrics/index.js';
 export * from './subscriber/index.js';
+export * from './tokenizer/index.js';
+export * from './plugins/index.js';

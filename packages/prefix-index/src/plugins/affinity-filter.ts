@@ -1,0 +1,117 @@
+import {
+  Attributes,
+  definePlugin,
+  type CycleContext,
+  type Endpoint,
+  type Filter,
+  type PluginDefinition,
+  type SchedulingRequest,
+} from '@switchyard/core';
+import { z } from 'zod';
+import { matchInfoConsumes, readMatchInfo } from './attributes.js';
+
+/** Type name of the prefix-cache affinity filter. @public */
+export const PREFIX_CACHE_AFFINITY_FILTER = 'prefix-cache-affinity-filter';
+
+/**
+ * Parameters of `prefix-cache-affinity-filter`.
+ * @public
+ */
+export const affinityFilterParameters = z.looseObject({
+  /** Share of the prompt an endpoint must hold to be sticky. */
+  affinityThreshold: z.number().min(0).max(1).default(0.8),
+  /** Probability of keeping every endpoint (exploration). */
+  explorationProbability: z.number().min(0).max(1).default(0),
+  /** Largest TTFT a sticky endpoint may cost over the best other one, ms. */
+  maxTTFTPenaltyMs: z.number().min(0).default(18000),
+  /** `prefillThroughput` (in-flight tokens / peak throughput) or `predictedLatency` (the predicted-latency attribute). */
+  ttftSource: z.enum(['prefillThroughput', 'predictedLatency', 'predicted']).default('prefillThroughput'),
+  /** Peak prefill throughput, tokens per second. */
+  peakPrefillThroughput: z.number().positive().default(15928),
+  /** Read the match info of this producer instead of the shared attribute. */
+  prefixMatchInfoProducerName: z.string().optional(),
+});
+
+/**
+ * Parsed parameters of `prefix-cache-affinity-filter`.
+ * @public
+ */
+export type AffinityFilterParams = z.output<typeof affinityFilterParameters>;
+
+/**
+ * Options of {@link createAffinityFilter} (defaults as in the config).
+ * @public
+ */
+export interface AffinityFilterOptions {
+  /** Share of the prompt an endpoint must hold to be sticky (0.8). */
+  readonly affinityThreshold?: number;
+  /** Probability of keeping every endpoint (0). */
+  readonly explorationProbability?: number;
+  /** Largest TTFT penalty of stickiness, ms (18000). */
+  readonly maxTTFTPenaltyMs?: number;
+  /** TTFT source (`prefillThroughput`). */
+  readonly ttftSource?: 'prefillThroughput' | 'predictedLatency' | 'predicted';
+  /** Peak prefill throughput, tokens/s (15928). */
+  readonly peakPrefillThroughput?: number;
+  /** Producer whose match info to read. */
+  readonly prefixMatchInfoProducerName?: string | undefined;
+}
+
+/**
+ * Creates a `prefix-cache-affinity-filter`: keeps only the endpoints holding at least
+ * `affinityThreshold` of the prompt ("sticky"), so a conversation stays where its cache is. It
+ * keeps everyone when there is at most one endpoint, with probability `explorationProbability`,
+ * when nothing is sticky, or when the best sticky endpoint's TTFT exceeds the best non-sticky
+ * one's by more than `maxTTFTPenaltyMs` (the load gate that stops a hot prefix from
+ * monopolising one endpoint).
+ * @public
+ */
+export function createAffinityFilter(name: string, options: AffinityFilterOptions = {}): Filter {
+  const p = affinityFilterParameters.parse(options);
+  const ttft = (request: SchedulingRequest, e: Endpoint): number => {
+    if (p.ttftSource !== 'prefillThroughput') {
+      const predicted = request.attributes.get(Attributes.predictedLatency)?.get(e.id)?.ttftMs;
+      if (predicted !== undefined) return predicted;
+    }
+    return (e.inFlightTokens / p.peakPrefillThroughput) * 1000;
+  };
+  return {
+    type: PREFIX_CACHE_AFFINITY_FILTER,
+    name,
+    consumes: matchInfoConsumes(p.prefixMatchInfoProducerName),
+    filter(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): readonly Endpoint[] {
+      if (endpoints.length <= 1) return endpoints;
+      if (p.explorationProbability > 0 && ctx.random() < p.explorationProbability) return endpoints;
+      const info = readMatchInfo(request, p.prefixMatchInfoProducerName);
+      if (info === undefined) return endpoints;
+      const sticky: Endpoint[] = [];
+      let bestSticky = Infinity;
+      let bestOther = Infinity;
+      for (const e of endpoints) {
+        const m = info.get(e.id);
+        const t = ttft(request, e);
+        if (m !== undefined && m.totalBlocks > 0 && m.matchBlocks / m.totalBlocks >= p.affinityThreshold) {
+          sticky.push(e);
+          if (t < bestSticky) bestSticky = t;
+        } else if (t < bestOther) {
+          bestOther = t;
+        }
+      }
+      if (sticky.length === 0) return endpoints;
+      if (bestOther !== Infinity && bestSticky - bestOther > p.maxTTFTPenaltyMs) return endpoints;
+      return sticky;
+    },
+  };
+}
+
+/**
+ * Plugin definition of `prefix-cache-affinity-filter`.
+ * @public
+ */
+export const affinityFilterDefinition: PluginDefinition<AffinityFilterParams> = definePlugin({
+  type: PREFIX_CACHE_AFFINITY_FILTER,
+  description: 'Keeps endpoints that hold most of the prompt, unless that costs too much TTFT (or while exploring).',
+  parameters: affinityFilterParameters,
+  consumes: matchInfoConsumes(undefined),
+  create: (p, ctx) => createAffinityFilter(ctx.name, p),
+});

@@ -1,0 +1,189 @@
+import {
+  Attributes,
+  definePlugin,
+  type CycleContext,
+  type DataProducer,
+  type Endpoint,
+  type EndpointPool,
+  type PluginDefinition,
+  type RequestLifecycle,
+  type SchedulingRequest,
+  type SchedulingResult,
+} from '@switchyard/core';
+import { z } from 'zod';
+import type { PrefixIndex } from '../api/types.js';
+import { ApproximatePrefixIndex, DEFAULT_LRU_CAPACITY_PER_ENDPOINT } from '../approximate/approximate-index.js';
+import { effectiveBlockSizeTokens, maxBlocksToMatch, MIN_APPROX_BLOCK_SIZE_TOKENS } from '../hashing/block-size.js';
+import type { PrefixHasher } from '../hashing/prefix-hasher.js';
+import { encodePromptBytes } from '../hashing/prompt-bytes.js';
+import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
+import { blockKeysAttribute, matchInfoAttribute, PrefixAttributes } from './attributes.js';
+import type { PrefixPluginEnv } from './env.js';
+import { publishMatchInfo } from './match-info.js';
+
+/** Type name of the approximate producer (llm-d's `approximateprefix` data producer). @public */
+export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
+
+/**
+ * Parameters of the approximate producer (llm-d names; unknown keys are ignored).
+ * @public
+ */
+export const approximateProducerParameters = z.looseObject({
+  /** Block size in tokens before auto-tuning and the 64-token floor. */
+  blockSizeTokens: z.number().int().min(1).default(16),
+  /** Deprecated character-based block size of the original scheme; read as `ceil(blockSize / 4)` tokens. */
+  blockSize: z.number().int().min(1).optional(),
+  /** Use the engine's block size and block count when known. */
+  autoTune: z.boolean().default(true),
+  /** Cap on hashed tokens (0 = use `maxPrefixBlocksToMatch`). */
+  maxPrefixTokensToMatch: z.number().int().min(0).default(131072),
+  /** Cap on hashed blocks when `maxPrefixTokensToMatch` is 0 (0 = no cap). */
+  maxPrefixBlocksToMatch: z.number().int().min(0).default(2048),
+  /** Per-endpoint capacity in blocks when the engine's block count is unknown. */
+  lruCapacityPerServer: z.number().int().min(1).default(DEFAULT_LRU_CAPACITY_PER_ENDPOINT),
+});
+
+/**
+ * Parsed parameters of the approximate producer.
+ * @public
+ */
+export type ApproximateProducerParams = z.output<typeof approximateProducerParameters>;
+
+/**
+ * Options of {@link ApproximatePrefixProducer}.
+ * @public
+ */
+export interface ApproximatePrefixProducerOptions {
+  /** Block size in tokens before auto-tuning and the floor (default 16). */
+  readonly blockSizeTokens?: number | undefined;
+  /** Use the engine's block size and block count when known (default true). */
+  readonly autoTune?: boolean | undefined;
+  /** Cap on hashed tokens (default 131072; 0 = use `maxPrefixBlocksToMatch`). */
+  readonly maxPrefixTokensToMatch?: number | undefined;
+  /** Cap on hashed blocks when `maxPrefixTokensToMatch` is 0 (default 2048; 0 = no cap). */
+  readonly maxPrefixBlocksToMatch?: number | undefined;
+  /** Per-endpoint capacity when the engine's block count is unknown (default 31250). */
+  readonly lruCapacityPerServer?: number | undefined;
+  /** Instance name (default `approx-prefix-cache-producer`). */
+  readonly name?: string;
+  /** Block hasher. */
+  readonly hasher: PrefixHasher;
+  /** Pool: departed endpoints are purged, and capacities read from engine metrics. */
+  readonly pool?: EndpointPool | undefined;
+  /** Index to use (default: a new {@link ApproximatePrefixIndex}); the storage seam. */
+  readonly index?: PrefixIndex | undefined;
+  /** Block-size floor (default 64, llm-d's; tests of the raw scheme lower it). */
+  readonly minBlockSizeTokens?: number | undefined;
+  /** Metrics. */
+  readonly metrics?: PrefixIndexMetrics | undefined;
+}
+
+/**
+ * The approximate prefix producer: hashes the request's prompt bytes into chained blocks, matches
+ * them against an index learnt from earlier decisions, writes per-candidate match info, and after
+ * the pick records the blocks for the primary target and the `prefill` profile's target.
+ * @public
+ */
+export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle {
+  /** `approx-prefix-cache-producer`. */
+  readonly type: string = APPROX_PREFIX_PRODUCER;
+  /** Instance name. */
+  readonly name: string;
+  /** Attributes written. */
+  readonly produces: readonly string[];
+  /** Attributes read. */
+  readonly consumes = [PrefixAttributes.promptBytes.name];
+  /** The index. */
+  readonly index: PrefixIndex;
+  readonly #o: ApproximatePrefixProducerOptions;
+  readonly #keysAttr;
+
+  constructor(options: ApproximatePrefixProducerOptions) {
+    this.#o = options;
+    this.name = options.name ?? APPROX_PREFIX_PRODUCER;
+    this.produces = [Attributes.prefixMatch.name, matchInfoAttribute(this.name).name];
+    this.#keysAttr = blockKeysAttribute(this.name);
+    const pool = options.pool;
+    this.index =
+      options.index ??
+      new ApproximatePrefixIndex({
+        capacityFor: (id) => this.#capacityFor(pool?.get(id)),
+      });
+    pool?.on('removed', (e) => {
+      this.index.removeEndpoint(e.id);
+    });
+  }
+
+  /** Hashes, matches and publishes match info for one request. */
+  produce(_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): void {
+    const o = this.#o;
+    const prompts = request.attributes.get(PrefixAttributes.promptBytes)?.prompts ?? encodePromptBytes(request.request.prompt);
+    const bs = effectiveBlockSizeTokens(o.blockSizeTokens ?? 16, o.autoTune ?? true, endpoints, o.minBlockSizeTokens ?? MIN_APPROX_BLOCK_SIZE_TOKENS);
+    const maxBlocks = maxBlocksToMatch(o.maxPrefixTokensToMatch ?? 131072, o.maxPrefixBlocksToMatch ?? 2048, bs);
+    const keys = o.hasher.hashPrompts(prompts, request.targetModel, request.request.cacheSalt, { blockSizeTokens: bs, maxBlocks });
+    request.attributes.set(this.#keysAttr, keys);
+    const ids = endpoints.map((e) => e.id);
+    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), bs, o.metrics);
+  }
+
+  /** Learns from the decision: the primary target and the `prefill` profile's target now hold the prompt. */
+  preRequest(_ctx: CycleContext, request: SchedulingRequest, result: SchedulingResult): void {
+    const keys = request.attributes.get(this.#keysAttr);
+    if (keys === undefined) return;
+    const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
+    const prefill = result.profileResults.get('prefill')?.targets[0];
+    if (primary !== undefined) this.index.add(primary.id, keys);
+    if (prefill !== undefined && prefill.id !== primary?.id) this.index.add(prefill.id, keys);
+    this.#o.metrics?.indexSize.set({ index: this.index.kind }, this.index.size);
+  }
+
+  /**
+   * Capacity of an endpoint's LRU: with auto-tune and a known engine block count, the engine's
+   * token capacity expressed in our blocks (`num_blocks × engine block size / our block size`;
+   * llm-d takes the raw block count, which over-provisions 4× with 16-token engine blocks and
+   * 64-token hash blocks); else `lruCapacityPerServer`.
+   */
+  #capacityFor(endpoint: Endpoint | undefined): number {
+    const o = this.#o;
+    const fallback = o.lruCapacityPerServer ?? DEFAULT_LRU_CAPACITY_PER_ENDPOINT;
+    const m = endpoint?.metrics;
+    if ((o.autoTune ?? true) && m !== undefined && m.cacheNumBlocks > 0) {
+      const engineBs = m.cacheBlockSize > 0 ? m.cacheBlockSize : (o.blockSizeTokens ?? 16);
+      const ours = Math.max(o.minBlockSizeTokens ?? MIN_APPROX_BLOCK_SIZE_TOKENS, engineBs);
+      return Math.max(1, Math.ceil((m.cacheNumBlocks * engineBs) / ours));
+    }
+    return fallback;
+  }
+}
+
+/**
+ * Maps parsed parameters to producer options (the deprecated character `blockSize` becomes
+ * `ceil(blockSize / 4)` tokens).
+ * @internal
+ */
+export function approximateOptionsOf(p: ApproximateProducerParams): Omit<ApproximatePrefixProducerOptions, 'hasher'> {
+  return {
+    blockSizeTokens: p.blockSize === undefined ? p.blockSizeTokens : Math.ceil(p.blockSize / 4),
+    autoTune: p.autoTune,
+    maxPrefixTokensToMatch: p.maxPrefixTokensToMatch,
+    maxPrefixBlocksToMatch: p.maxPrefixBlocksToMatch,
+    lruCapacityPerServer: p.lruCapacityPerServer,
+  };
+}
+
+/**
+ * Plugin definition of the approximate producer (default producer of `prefix-match-info`).
+ * @public
+ */
+export function approximateProducerDefinition(env: PrefixPluginEnv): PluginDefinition<ApproximateProducerParams> {
+  return definePlugin({
+    type: APPROX_PREFIX_PRODUCER,
+    description: 'Approximate prefix-cache match info learnt from routing decisions (chained xxh64 blocks, per-endpoint LRU).',
+    parameters: approximateProducerParameters,
+    consumes: [PrefixAttributes.promptBytes.name],
+    produces: [Attributes.prefixMatch.name],
+    defaultProducerFor: [Attributes.prefixMatch.name],
+    create: (p, ctx) =>
+      new ApproximatePrefixProducer({ ...approximateOptionsOf(p), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics }),
+  });
+}

@@ -1,0 +1,78 @@
+import type { PluginDefinition, PluginRegistry } from '@switchyard/core';
+import type { Registry } from 'prom-client';
+import { silentLogger, type Logger } from '../api/logger.js';
+import { createPrefixHasher, type PrefixHasher } from '../hashing/prefix-hasher.js';
+import { createPrefixIndexMetrics, type PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
+import type { ZmqModule } from '../subscriber/zmq-types.js';
+import type { Tokenizer } from '../tokenizer/types.js';
+import { affinityFilterDefinition } from './affinity-filter.js';
+import { approximateProducerDefinition } from './approximate-producer.js';
+import type { PrefixPluginEnv } from './env.js';
+import { noHitLruScorerDefinition } from './no-hit-lru-scorer.js';
+import { pdDeciderDefinition, PREFIX_BASED_PD_DECIDER } from './pd-decider.js';
+import { preciseProducerDefinition } from './precise-producer.js';
+import { prefixCacheScorerDefinition } from './prefix-cache-scorer.js';
+import { tokenProducerDefinition } from './token-producer.js';
+
+/**
+ * Options of {@link loadPrefixIndexPlugins}.
+ * @public
+ */
+export interface PrefixIndexPluginOptions {
+  /** Hasher to share (default: a new one). */
+  readonly hasher?: PrefixHasher;
+  /** Metrics to use (default: created in `registry`). */
+  readonly metrics?: PrefixIndexMetrics;
+  /** prom-client registry for the default metrics (default: a private one). */
+  readonly registry?: Registry;
+  /** Logger for first occurrences of problems (default: silent). */
+  readonly logger?: Logger;
+  /** Tokenizer for `token-producer` with `backend: custom`. */
+  readonly tokenizer?: Tokenizer;
+  /** zeromq module override (tests); default `import('zeromq')` when a precise producer subscribes. */
+  readonly zeromq?: ZmqModule;
+}
+
+/**
+ * Loads xxhash-wasm and returns the package's plugin definitions, ready for
+ * `registry.registerAll(...)`: `token-producer`, `approx-prefix-cache-producer`,
+ * `precise-prefix-cache-producer`, `prefix-cache-scorer`, `no-hit-lru-scorer`,
+ * `prefix-cache-affinity-filter` and `prefix-based-pd-decider`.
+ * @example
+ * ```ts
+ * const registry = createDefaultRegistry();
+ * await registerPrefixIndexPlugins(registry, { registry: promRegistry });
+ * ```
+ * @public
+ */
+export async function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): Promise<PluginDefinition[]> {
+  const logger = options.logger ?? silentLogger;
+  const env: PrefixPluginEnv = {
+    hasher: options.hasher ?? (await createPrefixHasher()),
+    metrics: options.metrics ?? createPrefixIndexMetrics({ logger, ...(options.registry === undefined ? {} : { registry: options.registry }) }),
+    logger,
+    tokenizer: options.tokenizer,
+    zeromq: options.zeromq,
+  };
+  return [
+    tokenProducerDefinition(env),
+    approximateProducerDefinition(env),
+    preciseProducerDefinition(env),
+    prefixCacheScorerDefinition(env),
+    noHitLruScorerDefinition,
+    affinityFilterDefinition,
+    pdDeciderDefinition,
+  ];
+}
+
+/**
+ * Registers the package's plugins in a core `PluginRegistry`. Core ships its own
+ * `prefix-based-pd-decider` with the same semantics; ours replaces it (it also reads a named
+ * producer's match info). Any other type clash is an error.
+ * @throws SwitchyardError `CONFIG_INVALID` when another plugin already uses one of the types
+ * @public
+ */
+export async function registerPrefixIndexPlugins(registry: PluginRegistry, options: PrefixIndexPluginOptions = {}): Promise<PluginRegistry> {
+  for (const def of await loadPrefixIndexPlugins(options)) registry.register(def, { replace: def.type === PREFIX_BASED_PD_DECIDER });
+  return registry;
+}

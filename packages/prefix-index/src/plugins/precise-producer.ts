@@ -1,0 +1,245 @@
+import {
+  Attributes,
+  definePlugin,
+  durationSchema,
+  systemClock,
+  type Clock,
+  type CycleContext,
+  type DataProducer,
+  type Endpoint,
+  type EndpointPool,
+  type PluginDefinition,
+  type RequestLifecycle,
+  type SchedulingRequest,
+  type SchedulingResult,
+} from '@switchyard/core';
+import { z } from 'zod';
+import type { PrefixHasher } from '../hashing/prefix-hasher.js';
+import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
+import { PreciseKvIndex } from '../precise/precise-index.js';
+import { KvEventSubscriber, type KvEventSubscriberOptions } from '../subscriber/kv-event-subscriber.js';
+import type { ZmqModule } from '../subscriber/zmq-types.js';
+import { blockKeysAttribute, matchInfoAttribute } from './attributes.js';
+import type { PrefixPluginEnv } from './env.js';
+import { publishMatchInfo } from './match-info.js';
+
+/** Type name of the precise producer. @public */
+export const PRECISE_PREFIX_PRODUCER = 'precise-prefix-cache-producer';
+
+const kvEventsShape = z.looseObject({
+  /** Subscribe to each endpoint's publisher (llm-d `discoverPods`). */
+  discoverPods: z.boolean().optional(),
+  /** Topic prefix. */
+  topicFilter: z.string().optional(),
+  /** Central bind address where engines connect (llm-d); not supported, per-endpoint SUB only. */
+  zmqEndpoint: z.string().optional(),
+});
+
+/**
+ * Parameters of the precise producer (llm-d names where known; unknown keys are ignored).
+ * @public
+ */
+export const preciseProducerParameters = z.looseObject({
+  /** Request-side block size in tokens. */
+  blockSizeTokens: z.number().int().min(1).default(16),
+  /** Accepted for llm-d compatibility; keys are recomputed from token ids, so no seed must match. */
+  hashSeed: z.string().optional(),
+  /** Base model name used as chain root of events without a LoRA name (default: the topic's model). */
+  modelName: z.string().optional(),
+  /** Weights per storage medium. */
+  tierWeights: z.record(z.string(), z.number().min(0)).optional(),
+  /** Record the chosen endpoints' blocks before the engine confirms them. */
+  speculativeIndexing: z.boolean().default(false),
+  /** Lifetime of speculative entries. */
+  speculativeTtl: durationSchema.default(2),
+  /** Cap on matched blocks (0 = none). */
+  maxPrefixBlocksToMatch: z.number().int().min(0).default(0),
+  /** Subscribe to endpoints' KV-event publishers over ZMQ (false: push API only). */
+  subscribe: z.boolean().default(true),
+  /** llm-d's `discoverPods` (same as `subscribe`). */
+  discoverPods: z.boolean().optional(),
+  /** Publisher port (vLLM default 5557; + data-parallel rank). */
+  port: z.number().int().min(1).max(65535).default(5557),
+  /** Replay port (vLLM `replay_endpoint`); gaps are only counted without it. */
+  replayPort: z.number().int().min(1).max(65535).optional(),
+  /** Topic prefix. */
+  topicFilter: z.string().default('kv@'),
+  /** llm-d-style nested KV-events settings. */
+  kvEventsConfig: kvEventsShape.optional(),
+});
+
+/**
+ * Parsed parameters of the precise producer.
+ * @public
+ */
+export type PreciseProducerParams = z.output<typeof preciseProducerParameters>;
+
+/**
+ * Options of {@link PrecisePrefixProducer}.
+ * @public
+ */
+export interface PrecisePrefixProducerOptions {
+  /** Instance name (default `precise-prefix-cache-producer`). */
+  readonly name?: string | undefined;
+  /** Block hasher. */
+  readonly hasher: PrefixHasher;
+  /** Pool: unknown endpoints' events are dropped, departed ones purged, new ones subscribed. */
+  readonly pool?: EndpointPool | undefined;
+  /** Index to use (default: a new {@link PreciseKvIndex}). */
+  readonly index?: PreciseKvIndex | undefined;
+  /** Request-side block size (default 16). */
+  readonly blockSizeTokens?: number | undefined;
+  /** Base model name. */
+  readonly modelName?: string | undefined;
+  /** Tier weights. */
+  readonly tierWeights?: Readonly<Record<string, number>> | undefined;
+  /** Speculative indexing (default false). */
+  readonly speculativeIndexing?: boolean | undefined;
+  /** Speculative TTL in ms (default 2000). */
+  readonly speculativeTtlMs?: number | undefined;
+  /** Cap on matched blocks (0 = none). */
+  readonly maxPrefixBlocksToMatch?: number | undefined;
+  /** Subscriber settings; `false` disables the ZMQ subscription (push API only). */
+  readonly subscribe?: false | Omit<KvEventSubscriberOptions, 'sink' | 'pool' | 'metrics' | 'clock' | 'zeromq'> | undefined;
+  /** zeromq module override. */
+  readonly zeromq?: ZmqModule | undefined;
+  /** Metrics. */
+  readonly metrics?: PrefixIndexMetrics | undefined;
+  /** Time source. */
+  readonly clock?: Clock | undefined;
+}
+
+/**
+ * The precise prefix producer: matches the request's real token ids against a
+ * {@link PreciseKvIndex} fed by the endpoints' KV events (ZMQ subscription, or the push API via
+ * `producer.index.ingest`). Needs `tokenized-prompt` from a real tokenizer; with the estimate
+ * backend it publishes nothing and says so once.
+ * @public
+ */
+export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
+  /** `precise-prefix-cache-producer`. */
+  readonly type: string = PRECISE_PREFIX_PRODUCER;
+  /** Instance name. */
+  readonly name: string;
+  /** Attributes written. */
+  readonly produces: readonly string[];
+  /** Attributes read. */
+  readonly consumes = [Attributes.tokens.name];
+  /** The index (push batches with `index.ingest(endpointId, batch)`). */
+  readonly index: PreciseKvIndex;
+  /** Resolves once the ZMQ subscriber is running (or rejects when zeromq is missing). */
+  readonly subscriber: Promise<KvEventSubscriber | undefined>;
+  readonly #o: PrecisePrefixProducerOptions;
+  readonly #keysAttr;
+  readonly #onRemoved: (e: Endpoint) => void;
+
+  constructor(options: PrecisePrefixProducerOptions) {
+    this.#o = options;
+    this.name = options.name ?? PRECISE_PREFIX_PRODUCER;
+    this.produces = [Attributes.prefixMatch.name, matchInfoAttribute(this.name).name];
+    this.#keysAttr = blockKeysAttribute(this.name);
+    const pool = options.pool;
+    const clock = options.clock ?? systemClock;
+    this.index =
+      options.index ??
+      new PreciseKvIndex({
+        hasher: options.hasher,
+        blockSizeTokens: options.blockSizeTokens ?? 16,
+        clock,
+        speculativeTtlMs: options.speculativeTtlMs ?? 2000,
+        ...(options.modelName === undefined ? {} : { modelName: options.modelName }),
+        ...(options.tierWeights === undefined ? {} : { tierWeights: options.tierWeights }),
+        ...(pool === undefined ? {} : { isKnownEndpoint: (id: string) => pool.get(id) !== undefined }),
+        ...(options.metrics === undefined ? {} : { observer: options.metrics.observer }),
+      });
+    this.#onRemoved = (e) => {
+      this.index.removeEndpoint(e.id);
+    };
+    pool?.on('removed', this.#onRemoved);
+    const sub = options.subscribe;
+    if (sub === false || pool === undefined) {
+      this.subscriber = Promise.resolve(undefined);
+    } else {
+      this.subscriber = KvEventSubscriber.create({
+        ...(sub ?? {}),
+        sink: this.index,
+        pool,
+        clock,
+        ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+        ...(options.zeromq === undefined ? {} : { zeromq: options.zeromq }),
+      });
+      this.subscriber.catch((err: unknown) => {
+        options.metrics?.error('subscriber', this.name, err instanceof Error ? err.message : String(err));
+      });
+    }
+  }
+
+  /** Matches the request's token ids and publishes match info. */
+  produce(_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): void {
+    const prompt = request.request.prompt;
+    const tokens = request.attributes.get(Attributes.tokens) ?? (prompt.kind === 'tokens' ? prompt.tokenIds : undefined);
+    if (tokens === undefined) {
+      if (prompt.kind !== 'none') {
+        this.#o.metrics?.error('no-token-ids', this.name, 'precise prefix matching needs real token ids: configure token-producer with backend vllm, local or custom');
+      }
+      return;
+    }
+    const keys = this.index.keysFor(tokens, request.targetModel, request.request.cacheSalt, this.#o.maxPrefixBlocksToMatch ?? 0);
+    request.attributes.set(this.#keysAttr, keys);
+    const ids = endpoints.map((e) => e.id);
+    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), this.index.blockSizeTokens, this.#o.metrics);
+    this.#o.metrics?.indexSize.set({ index: 'precise' }, this.index.size);
+  }
+
+  /** With speculative indexing, records the chosen endpoints' blocks until the engine confirms them. */
+  preRequest(_ctx: CycleContext, request: SchedulingRequest, result: SchedulingResult): void {
+    if (this.#o.speculativeIndexing !== true) return;
+    const keys = request.attributes.get(this.#keysAttr);
+    if (keys === undefined) return;
+    const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
+    const prefill = result.profileResults.get('prefill')?.targets[0];
+    if (primary !== undefined) this.index.add(primary.id, keys);
+    if (prefill !== undefined && prefill.id !== primary?.id) this.index.add(prefill.id, keys);
+  }
+
+  /** Stops the subscription and stops following the pool. */
+  async close(): Promise<void> {
+    this.#o.pool?.off('removed', this.#onRemoved);
+    const sub = await this.subscriber.catch(() => undefined);
+    await sub?.close();
+  }
+}
+
+/**
+ * Plugin definition of `precise-prefix-cache-producer`.
+ * @public
+ */
+export function preciseProducerDefinition(env: PrefixPluginEnv): PluginDefinition<PreciseProducerParams> {
+  return definePlugin({
+    type: PRECISE_PREFIX_PRODUCER,
+    description: 'Precise prefix-cache match info from engine KV events (ZMQ), keyed on real token ids.',
+    parameters: preciseProducerParameters,
+    consumes: [Attributes.tokens.name],
+    produces: [Attributes.prefixMatch.name],
+    create: (p, ctx) => {
+      const kv = p.kvEventsConfig;
+      if (kv?.zmqEndpoint !== undefined) env.logger.warn(`${ctx.name}: kvEventsConfig.zmqEndpoint (central bind) is not supported; subscribing to each endpoint instead`);
+      const subscribe = p.discoverPods ?? kv?.discoverPods ?? p.subscribe;
+      return new PrecisePrefixProducer({
+        name: ctx.name,
+        hasher: env.hasher,
+        pool: ctx.pool,
+        clock: ctx.clock,
+        blockSizeTokens: p.blockSizeTokens,
+        modelName: p.modelName,
+        tierWeights: p.tierWeights,
+        speculativeIndexing: p.speculativeIndexing,
+        speculativeTtlMs: p.speculativeTtl,
+        maxPrefixBlocksToMatch: p.maxPrefixBlocksToMatch,
+        subscribe: subscribe ? { port: p.port, topicFilter: kv?.topicFilter ?? p.topicFilter, ...(p.replayPort === undefined ? {} : { replayPort: p.replayPort }) } : false,
+        zeromq: env.zeromq,
+        metrics: env.metrics,
+      });
+    },
+  });
+}

@@ -1,0 +1,121 @@
+import {
+  definePlugin,
+  type CycleContext,
+  type Endpoint,
+  type PluginDefinition,
+  type PrefixMatchInfo,
+  type ScoreMap,
+  type Scorer,
+  type SchedulingRequest,
+} from '@switchyard/core';
+import { z } from 'zod';
+import { ApproximatePrefixProducer, approximateOptionsOf, approximateProducerParameters } from './approximate-producer.js';
+import { matchInfoConsumes, readMatchInfo } from './attributes.js';
+import type { PrefixPluginEnv } from './env.js';
+
+/** Type name of the prefix-cache scorer. @public */
+export const PREFIX_CACHE_SCORER = 'prefix-cache-scorer';
+
+/** Parameters that turn on llm-d's legacy mode (a scorer with its own built-in index). */
+const LEGACY_INDEX_KEYS = ['blockSize', 'blockSizeTokens', 'maxPrefixBlocksToMatch', 'maxPrefixTokensToMatch', 'lruCapacityPerServer', 'autoTune'] as const;
+
+/**
+ * Parameters of `prefix-cache-scorer`. The legacy index parameters (`blockSize`,
+ * `maxPrefixBlocksToMatch`, `lruCapacityPerServer`...) are accepted too: with any of them the
+ * scorer carries its own approximate index, as llm-d's scorer did before producers existed.
+ * @public
+ */
+export const prefixCacheScorerParameters = z.looseObject({
+  /** Weight w of the absolute match-length term, in [0, 1]. */
+  matchLengthWeight: z.number().min(0).max(1).default(0),
+  /** Tokens S at which the absolute term saturates. */
+  matchLengthScaleTokens: z.number().positive().default(8192),
+  /** Read the match info of this producer instead of the shared attribute. */
+  prefixMatchInfoProducerName: z.string().optional(),
+  /** Legacy built-in index: character block size (deprecated). */
+  blockSize: z.number().int().min(1).optional(),
+  /** Legacy built-in index: block size in tokens. */
+  blockSizeTokens: z.number().int().min(1).optional(),
+  /** Legacy built-in index: auto-tune from engine metrics. */
+  autoTune: z.boolean().optional(),
+  /** Legacy built-in index: token cap. */
+  maxPrefixTokensToMatch: z.number().int().min(0).optional(),
+  /** Legacy built-in index: block cap. */
+  maxPrefixBlocksToMatch: z.number().int().min(0).optional(),
+  /** Legacy built-in index: per-endpoint capacity. */
+  lruCapacityPerServer: z.number().int().min(1).optional(),
+});
+
+/**
+ * Parsed parameters of `prefix-cache-scorer`.
+ * @public
+ */
+export type PrefixCacheScorerParams = z.output<typeof prefixCacheScorerParameters>;
+
+/**
+ * The prefix-cache score of one endpoint: `w·min(1, m·bs/S)² + (1−w)·m/total`, 0 without info or
+ * with an empty prompt.
+ * @public
+ */
+export function prefixCacheScore(info: PrefixMatchInfo | undefined, matchLengthWeight: number, matchLengthScaleTokens: number): number {
+  if (info === undefined || info.totalBlocks === 0) return 0;
+  const m = info.matchBlocks;
+  const abs = Math.min(1, (m * info.blockSizeTokens) / matchLengthScaleTokens);
+  return matchLengthWeight * abs * abs + (1 - matchLengthWeight) * (m / info.totalBlocks);
+}
+
+/**
+ * Creates a `prefix-cache-scorer` instance reading match info (optionally a named producer's).
+ * @public
+ */
+export function createPrefixCacheScorer(name: string, matchLengthWeight = 0, matchLengthScaleTokens = 8192, producerName?: string): Scorer {
+  const scoreInto = (_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
+    const info = readMatchInfo(request, producerName);
+    for (let i = 0; i < endpoints.length; i++) {
+      out[i] = prefixCacheScore(info?.get((endpoints[i] as Endpoint).id), matchLengthWeight, matchLengthScaleTokens);
+    }
+  };
+  return {
+    type: PREFIX_CACHE_SCORER,
+    name,
+    consumes: matchInfoConsumes(producerName),
+    scoreInto,
+    score(ctx, request, endpoints): ScoreMap {
+      const out = new Float64Array(endpoints.length);
+      scoreInto(ctx, request, endpoints, out);
+      return new Map(endpoints.map((e, i) => [e.id, out[i] ?? 0]));
+    },
+  };
+}
+
+/**
+ * Plugin definition of `prefix-cache-scorer`.
+ * @public
+ */
+export function prefixCacheScorerDefinition(env: PrefixPluginEnv): PluginDefinition<PrefixCacheScorerParams> {
+  return definePlugin({
+    type: PREFIX_CACHE_SCORER,
+    description: 'Scores endpoints by how much of the prompt they hold: w·min(1, m·bs/S)² + (1−w)·m/total.',
+    parameters: prefixCacheScorerParameters,
+    consumes: matchInfoConsumes(undefined),
+    create: (p, ctx) => {
+      const legacy = LEGACY_INDEX_KEYS.some((k) => p[k] !== undefined);
+      if (!legacy) return createPrefixCacheScorer(ctx.name, p.matchLengthWeight, p.matchLengthScaleTokens, p.prefixMatchInfoProducerName);
+      // Legacy: the scorer is also the producer of its own match info (and learns in preRequest).
+      const params = approximateProducerParameters.parse(Object.fromEntries(LEGACY_INDEX_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])));
+      const producer = new ApproximatePrefixProducer({ ...approximateOptionsOf(params), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics });
+      const scorer = createPrefixCacheScorer(ctx.name, p.matchLengthWeight, p.matchLengthScaleTokens, ctx.name);
+      return {
+        type: PREFIX_CACHE_SCORER,
+        name: ctx.name,
+        consumes: producer.consumes,
+        produces: producer.produces,
+        index: producer.index,
+        produce: producer.produce.bind(producer),
+        preRequest: producer.preRequest.bind(producer),
+        score: scorer.score.bind(scorer),
+        ...(scorer.scoreInto === undefined ? {} : { scoreInto: scorer.scoreInto.bind(scorer) }),
+      };
+    },
+  });
+}

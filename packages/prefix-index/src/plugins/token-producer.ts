@@ -1,0 +1,127 @@
+import { Attributes, durationSchema, definePlugin, SwitchyardError, type CycleContext, type PluginDefinition, type DataProducer, type Endpoint, type SchedulingRequest } from '@switchyard/core';
+import { z } from 'zod';
+import { encodePromptBytes, pseudoTokenCount, tokensToBytes } from '../hashing/prompt-bytes.js';
+import { createLocalTokenizer } from '../tokenizer/local-tokenizer.js';
+import type { Tokenizer } from '../tokenizer/types.js';
+import { VllmRenderTokenizer } from '../tokenizer/vllm-render-tokenizer.js';
+import { PrefixAttributes } from './attributes.js';
+import type { PrefixPluginEnv } from './env.js';
+
+/** Type name of the token producer. @public */
+export const TOKEN_PRODUCER = 'token-producer';
+
+/**
+ * Parameters of `token-producer`.
+ * @public
+ */
+export const tokenProducerParameters = z.looseObject({
+  /** `estimate` (4-byte pseudo-tokens, llm-d's default), `vllm` (render/tokenize HTTP), `local` (tokenizer.json), `custom` (the tokenizer passed to `loadPrefixIndexPlugins`). */
+  backend: z.enum(['estimate', 'vllm', 'local', 'custom']).default('estimate'),
+  /** vLLM base URL. */
+  url: z.string().default('http://localhost:8000'),
+  /** vLLM API: `render` or `tokenize`. */
+  api: z.enum(['render', 'tokenize']).default('render'),
+  /** Request timeout (duration or seconds). */
+  timeout: durationSchema.default(5000 / 1000),
+  /** Model sent to the tokenizer instead of the request's target model. */
+  modelName: z.string().optional(),
+  /** Cached prompts of the vLLM backend. */
+  cacheSize: z.number().int().min(0).default(1024),
+  /** `tokenizer.json` path (local backend). */
+  tokenizerPath: z.string().optional(),
+  /** `tokenizer_config.json` path (local backend). */
+  tokenizerConfigPath: z.string().optional(),
+});
+
+/**
+ * Parsed parameters of `token-producer`.
+ * @public
+ */
+export type TokenProducerParams = z.output<typeof tokenProducerParameters>;
+
+/**
+ * The token producer: writes `tokenized-prompt` (real token ids, when a tokenizer produced them or
+ * the prompt was token ids), `prompt-token-count`, and `prefix-prompt-bytes` (uint32 LE bytes the
+ * approximate index hashes). With the `estimate` backend no token ids are written: pseudo-tokens
+ * are not token ids, and the precise index must not pretend they are. A tokenizer failure falls
+ * back to the estimate for that request (counted and logged once).
+ * @public
+ */
+export class TokenProducer implements DataProducer {
+  /** `token-producer`. */
+  readonly type = TOKEN_PRODUCER;
+  /** Instance name. */
+  readonly name: string;
+  /** Attributes written. */
+  readonly produces = [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name];
+  /** Nothing read. */
+  readonly consumes: readonly string[] = [];
+  readonly #tokenizer: Promise<Tokenizer> | undefined;
+  readonly #env: Pick<PrefixPluginEnv, 'metrics'>;
+
+  /** @param tokenizer - real tokenizer, or undefined for the estimate backend */
+  constructor(name: string, tokenizer: Tokenizer | Promise<Tokenizer> | undefined, env: Pick<PrefixPluginEnv, 'metrics'>) {
+    this.name = name;
+    this.#tokenizer = tokenizer === undefined ? undefined : Promise.resolve(tokenizer);
+    // A tokenizer that fails to load is reported per request, not as an unhandled rejection.
+    this.#tokenizer?.catch(() => undefined);
+    this.#env = env;
+  }
+
+  /** Writes the attributes for one request. */
+  async produce(_ctx: CycleContext, request: SchedulingRequest, _endpoints: readonly Endpoint[], signal?: AbortSignal): Promise<void> {
+    const prompt = request.request.prompt;
+    if (prompt.kind === 'tokens') {
+      this.#setTokens(request, prompt.tokenIds);
+      return;
+    }
+    if (this.#tokenizer !== undefined && prompt.kind !== 'none') {
+      try {
+        const tokenizer = await this.#tokenizer;
+        this.#setTokens(request, await tokenizer.tokenize(request.request, request.targetModel, signal));
+        return;
+      } catch (err) {
+        if (signal?.aborted === true) throw err;
+        this.#env.metrics.error('tokenizer', this.name, `tokenizer failed, using the byte estimate: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const prompts = encodePromptBytes(prompt);
+    request.attributes.set(PrefixAttributes.promptBytes, { prompts, estimated: true });
+    request.attributes.set(Attributes.promptTokenCount, pseudoTokenCount(prompts));
+  }
+
+  #setTokens(request: SchedulingRequest, tokens: readonly (readonly number[])[]): void {
+    let count = 0;
+    for (const t of tokens) count += t.length;
+    request.attributes.set(Attributes.tokens, tokens);
+    request.attributes.set(Attributes.promptTokenCount, count);
+    request.attributes.set(PrefixAttributes.promptBytes, { prompts: tokens.map((t) => tokensToBytes(t)), estimated: false });
+  }
+}
+
+/**
+ * Plugin definition of `token-producer` (default producer of the token attributes).
+ * @public
+ */
+export function tokenProducerDefinition(env: PrefixPluginEnv): PluginDefinition<TokenProducerParams> {
+  return definePlugin({
+    type: TOKEN_PRODUCER,
+    description: 'Token ids (vLLM render, local tokenizer.json, custom) or the 4-byte estimate for prefix hashing.',
+    parameters: tokenProducerParameters,
+    produces: [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name],
+    defaultProducerFor: [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name],
+    create: (p, ctx) => {
+      let tokenizer: Tokenizer | Promise<Tokenizer> | undefined;
+      if (p.backend === 'vllm') {
+        tokenizer = new VllmRenderTokenizer({ url: p.url, api: p.api, timeoutMs: p.timeout, cacheSize: p.cacheSize, clock: ctx.clock, ...(p.modelName === undefined ? {} : { modelName: p.modelName }) });
+      } else if (p.backend === 'local') {
+        if (p.tokenizerPath === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: parameters.tokenizerPath is required with backend "local"');
+        tokenizer = createLocalTokenizer({ tokenizerJson: p.tokenizerPath, ...(p.tokenizerConfigPath === undefined ? {} : { tokenizerConfig: p.tokenizerConfigPath }) });
+      } else if (p.backend === 'custom') {
+        if (env.tokenizer === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: backend "custom" needs a tokenizer passed to loadPrefixIndexPlugins({ tokenizer })');
+        tokenizer = env.tokenizer;
+      }
+      return new TokenProducer(ctx.name, tokenizer, env);
+    },
+  });
+}
