@@ -89,7 +89,14 @@ export function parseFlowControlConfig(
   });
 
   const bands: BandSettings[] = (cfg.priorityBands ?? [])
-    .map((b, i) => ({ ...template(b, ['priorityBands', i]), priority: b.priority, configured: true }))
+    .map((b, i) => ({
+      ...template(b, ['priorityBands', i]),
+      priority: b.priority,
+      // Only limits the operator wrote are reserved: default fill-ins (1e9 bytes) larger than a small
+      // global limit would otherwise lock every lower band out of the queue.
+      reservedRequests: b.maxRequests ?? 0,
+      reservedBytes: b.maxBytes ?? 0,
+    }))
     .sort((a, b) => b.priority - a.priority);
 
   const defaultTtl = cfg.defaultRequestTTL ?? DEFAULTS.requestTtlMs;

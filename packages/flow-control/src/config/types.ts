@@ -27,10 +27,12 @@ export interface BandSettings extends BandTemplate {
   /** The band's priority (higher = more important). */
   readonly priority: number;
   /**
-   * True for bands declared in the config: they are never garbage-collected and their limits are
-   * reserved within the global limits (lower bands cannot use them).
+   * Requests of the global limit reserved for this band: its `maxRequests` when written explicitly
+   * (0 otherwise). Lower bands can never queue into another band's reservation.
    */
-  readonly configured: boolean;
+  readonly reservedRequests: number;
+  /** Bytes of the global limit reserved for this band: its explicit `maxBytes` (0 otherwise). */
+  readonly reservedBytes: number;
 }
 
 /**

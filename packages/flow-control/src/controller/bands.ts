@@ -44,16 +44,16 @@ export class BandTable {
     this.#config = config;
     this.#clock = clock;
     this.#hooks = hooks;
-    for (const b of config.bands) this.#insert(new Band(b.priority, b, true, true));
+    for (const b of config.bands) this.#insert(new Band(b.priority, b, true, b.reservedRequests, b.reservedBytes));
     // Band 0 always exists: it is the fallback band of requests without an objective.
-    if (!this.#byPriority.has(0)) this.#insert(new Band(0, config.defaultBand, false, true));
+    if (!this.#byPriority.has(0)) this.#insert(new Band(0, config.defaultBand, true));
   }
 
   /** The band of `priority`, created from the default templates when missing. */
   band(priority: number): Band {
     const existing = this.#byPriority.get(priority);
     if (existing !== undefined) return existing;
-    const band = new Band(priority, priority < 0 ? this.#config.defaultNegativeBand : this.#config.defaultBand, false, false);
+    const band = new Band(priority, priority < 0 ? this.#config.defaultNegativeBand : this.#config.defaultBand, false);
     this.#insert(band);
     this.#idleBands.touch(band, this.#clock.now());
     this.#armGc();
@@ -90,8 +90,8 @@ export class BandTable {
 
   /**
    * Whether one more request of `bytes` fits: the band's own limits, then the global limits minus
-   * the unused part of every higher declared band's limits, so lower bands can never take queue
-   * space (memory) reserved for higher ones.
+   * the unused part of every higher band's reservation (its explicitly configured limits), so
+   * lower bands can never take queue space (memory) reserved for higher ones.
    */
   admits(band: Band, bytes: number): CapacityVerdict {
     if (band.queuedRequests + 1 > band.settings.maxRequests || band.queuedBytes + bytes > band.settings.maxBytes) return 'band';
@@ -102,9 +102,8 @@ export class BandTable {
     let reservedBytes = 0;
     for (const b of this.bands) {
       if (b.priority <= band.priority) break;
-      if (!b.reserves) continue;
-      if (gReq > 0) reservedReq += Math.max(0, Math.min(b.settings.maxRequests, gReq) - b.queuedRequests);
-      if (gBytes > 0) reservedBytes += Math.max(0, Math.min(b.settings.maxBytes, gBytes) - b.queuedBytes);
+      if (gReq > 0) reservedReq += Math.max(0, Math.min(b.reservedRequests, gReq) - b.queuedRequests);
+      if (gBytes > 0) reservedBytes += Math.max(0, Math.min(b.reservedBytes, gBytes) - b.queuedBytes);
     }
     if (gReq > 0 && this.totalRequests + 1 + reservedReq > gReq) return 'global';
     if (gBytes > 0 && this.totalBytes + bytes + reservedBytes > gBytes) return 'global';

@@ -48,8 +48,10 @@ export class Flow implements FlowView, IdleNode {
 export class Band implements IdleNode {
   readonly priority: number;
   readonly settings: BandTemplate;
-  /** Declared in the config: its limits are reserved within the global limits. */
-  readonly reserves: boolean;
+  /** Share of the global request limit only this band (or higher ones) may use. */
+  readonly reservedRequests: number;
+  /** Share of the global byte limit only this band (or higher ones) may use. */
+  readonly reservedBytes: number;
   /** Never garbage-collected (declared bands and band 0). */
   readonly permanent: boolean;
   readonly flows = new Map<string, Flow>();
@@ -65,10 +67,11 @@ export class Band implements IdleNode {
   /** Current dispatch ceiling (set by the controller from the usage limit policy). */
   ceiling = 1;
 
-  constructor(priority: number, settings: BandTemplate, reserves: boolean, permanent: boolean) {
+  constructor(priority: number, settings: BandTemplate, permanent: boolean, reservedRequests = 0, reservedBytes = 0) {
     this.priority = priority;
     this.settings = settings;
-    this.reserves = reserves;
+    this.reservedRequests = reservedRequests;
+    this.reservedBytes = reservedBytes;
     this.permanent = permanent;
     this.selector = settings.fairness.createSelector(itemBefore);
   }
