@@ -19,5 +19,10 @@ export function parseConfigText(text: string): unknown {
     const where = pos === undefined ? '' : ` at line ${pos.line}, column ${pos.col}`;
     throw new SwitchyardError('CONFIG_INVALID', `config: invalid YAML/JSON${where}: ${first.message.split('\n')[0] ?? ''}`);
   }
-  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  } catch (error) {
+    // Unresolved or exploding aliases surface only when the document is converted.
+    throw new SwitchyardError('CONFIG_INVALID', `config: invalid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
