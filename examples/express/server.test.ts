@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { startFleet, type Fleet } from '@switchyard/simulator';
 
+/** The example is plain JavaScript: import it untyped and describe what the test uses. */
+const load = (path: string): Promise<unknown> => import(path);
+
 interface ExampleModule {
   startExpressGateway(options: { endpoints: string[] }): Promise<{ url: string; close(): Promise<void> }>;
 }
@@ -12,7 +15,7 @@ describe('examples/express', () => {
 
   beforeAll(async () => {
     fleet = await startFleet({ pods: 2, timeScale: 100 });
-    const mod = (await import('./server.mjs' as string)) as ExampleModule;
+    const mod = (await load('./server.mjs')) as ExampleModule;
     gw = await mod.startExpressGateway({ endpoints: fleet.endpoints.map((e) => e.address) });
   });
   afterAll(async () => {
@@ -23,10 +26,10 @@ describe('examples/express', () => {
   it('serves chat completions to an authenticated openai client, streamed and not', async () => {
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: 'sk-team-a', maxRetries: 0 });
     const model = 'meta-llama/Llama-3.1-8B-Instruct';
-    const c = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 8 });
+    const c = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hi' }], max_completion_tokens: 8 });
     expect(c.model).toBe(model);
     expect(c.usage?.completion_tokens).toBeGreaterThan(0);
-    const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hi' }], max_tokens: 8, stream: true });
+    const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'Say hi' }], max_completion_tokens: 8, stream: true });
     let chunks = 0;
     for await (const _ of stream) chunks++;
     expect(chunks).toBeGreaterThan(1);

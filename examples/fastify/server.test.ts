@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { startFleet, type Fleet } from '@switchyard/simulator';
 
+/** The example is plain JavaScript: import it untyped and describe what the test uses. */
+const load = (path: string): Promise<unknown> => import(path);
+
 interface ExampleModule {
   startFastifyGateway(options: { endpoints: string[] }): Promise<{ url: string; close(): Promise<void> }>;
 }
@@ -12,7 +15,7 @@ describe('examples/fastify', () => {
 
   beforeAll(async () => {
     fleet = await startFleet({ pods: 2, timeScale: 100 });
-    const mod = (await import('./server.mjs' as string)) as ExampleModule;
+    const mod = (await load('./server.mjs')) as ExampleModule;
     gw = await mod.startFastifyGateway({ endpoints: fleet.endpoints.map((e) => e.address) });
   });
   afterAll(async () => {
