@@ -41,6 +41,8 @@ describe('SchedulerMetrics', () => {
     expect(await valueOf(metrics.registry, 'llm_d_epp_ready_endpoints')).toBe(1);
     pool.add({ id: 'b', address: '10.0.0.2:8000' });
     expect(await valueOf(metrics.registry, 'llm_d_epp_ready_endpoints')).toBe(2);
+    await picker.close();
+    expect(pool.listenerCount('added') + pool.listenerCount('removed')).toBe(0);
   });
 
   it('counts rejected and failed requests in request_error_total by code', async () => {

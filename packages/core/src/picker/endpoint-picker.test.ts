@@ -285,7 +285,7 @@ describe('EndpointPicker', () => {
       };
       const e = await rejection(new EndpointPicker({ pool: fleet(1), admission: slow }).pick(chat(), { signal: controller.signal }));
       expect([e.status, e.reason]).toEqual([503, 'rejected-context-cancelled']);
-      expect(admission.releases.map((r) => r.kind)).toEqual(['error']);
+      expect(admission.releases.map((r) => r.kind)).toEqual(['cancelled']);
     });
 
     it('passes response headers set by plugins (session token) to the decision', async () => {

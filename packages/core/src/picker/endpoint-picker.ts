@@ -98,6 +98,7 @@ export class EndpointPicker implements RequestScheduler {
   readonly #rewrites: ModelRewriteResolver | undefined;
   readonly #onHookError: EndpointPickerOptions['onHookError'];
   readonly #disagg: { decisionType(r: unknown): string } | undefined;
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(options: EndpointPickerOptions) {
     this.pool = options.pool;
@@ -119,6 +120,9 @@ export class EndpointPicker implements RequestScheduler {
       };
       update();
       this.pool.on('added', update).on('removed', update);
+      this.#unsubscribe = () => {
+        this.pool.off('added', update).off('removed', update);
+      };
     }
   }
 
@@ -186,7 +190,7 @@ export class EndpointPicker implements RequestScheduler {
         { pool: this.pool, clock, grant, lifecycle: scheduler.lifecycle, metrics, labels, onHookError: this.#onHookError },
       );
     } catch (error) {
-      grant?.release({ kind: 'error', error });
+      grant?.release(isSwitchyardError(error) && error.code === 'REJECTED_CONTEXT_CANCELLED' ? { kind: 'cancelled' } : { kind: 'error', error });
       if (metrics !== undefined) {
         if (labels === NO_LABELS) labels = [request.model, request.model, '', ''];
         metrics.requestErrorTotal.labels(...labels, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
@@ -195,8 +199,9 @@ export class EndpointPicker implements RequestScheduler {
     }
   }
 
-  /** Stops the admission controller (queued requests are rejected). */
+  /** Stops the admission controller (queued requests are rejected) and detaches from the pool. */
   async close(): Promise<void> {
+    this.#unsubscribe?.();
     await this.admission.close?.();
   }
 }
