@@ -13,7 +13,7 @@ import {
   type Decision,
   type Scorer,
 } from '@switchyard/core';
-import { createFlowController, flowControlPlugins, type FlowController } from '@switchyard/flow-control';
+import { flowControlPlugins, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
 import { flush } from '../test-fixtures.js';
 
 const yaml = readFileSync(new URL('./testdata/llm-d-guide.yaml', import.meta.url), 'utf8');
@@ -41,8 +41,8 @@ function setup(endpoints = 1): Setup {
   for (let i = 0; i < endpoints; i++) pool.add({ address: `10.1.0.${i + 1}:8000` });
   const registry = createDefaultRegistry().registerAll([...flowControlPlugins, prefixScorerStandIn]);
   const loaded = loadConfig(yaml, { registry, pool, clock });
-  expect(loaded.hasFeatureGate('flowControl')).toBe(true);
-  const fc = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins });
+  const fc = flowControllerForConfig(loaded, { pool, clock });
+  if (fc === undefined) throw new Error('the guide config enables the flowControl gate');
   const picker = new EndpointPicker({ pool, clock, config: loaded, admission: fc, objectives: { priorityOf: (n) => (n === undefined ? 0 : (PRIORITY[n] ?? 0)) } });
   return { clock, pool, fc, picker };
 }
@@ -66,6 +66,14 @@ function call(picker: EndpointPicker, objective: string, tenant = 'tenant-a'): C
 const codeOf = (c: Call): string | undefined => (isSwitchyardError(c.error) ? c.error.code : undefined);
 
 describe('the llm-d flow-control guide config', () => {
+  it('needs the flowControl feature gate', () => {
+    const pool = new EndpointPool();
+    const registry = createDefaultRegistry().registerAll([...flowControlPlugins, prefixScorerStandIn]);
+    const withoutGate = loadConfig(yaml.replace('featureGates:\n- flowControl\n', 'featureGates: []\n'), { registry, pool });
+    expect(withoutGate.featureGates).toEqual([]);
+    expect(flowControllerForConfig(withoutGate, { pool })).toBeUndefined();
+  });
+
   it('loads as written: bands 100/0/-10, quantities, TTL, eviction, round-robin + FCFS, concurrency detector at 132', () => {
     const { fc } = setup();
     const cfg = fc.config;

@@ -1,3 +1,4 @@
+import type { LoadedConfig } from '@switchyard/core';
 import { FlowController } from './flow-controller.js';
 import type { FlowControllerOptions } from './options.js';
 
@@ -16,4 +17,24 @@ import type { FlowControllerOptions } from './options.js';
  */
 export function createFlowController(options: FlowControllerOptions): FlowController {
   return new FlowController(options);
+}
+
+/**
+ * The flow controller a loaded `EndpointPickerConfig` asks for: one built from its `flowControl`
+ * block and plugins when the `flowControl` feature gate is on, otherwise `undefined` (the picker
+ * then uses the legacy admission controller, as llm-d does without the gate).
+ * @example
+ * ```ts
+ * const registry = createDefaultRegistry().registerAll(flowControlPlugins);
+ * const loaded = loadConfig(yamlText, { registry, pool });
+ * const picker = new EndpointPicker({ pool, config: loaded, admission: flowControllerForConfig(loaded, { pool }) });
+ * ```
+ * @public
+ */
+export function flowControllerForConfig(
+  loaded: Pick<LoadedConfig, 'featureGates' | 'flowControl' | 'plugins'>,
+  options: Omit<FlowControllerOptions, 'config' | 'plugins'>,
+): FlowController | undefined {
+  if (!loaded.featureGates.includes('flowControl')) return undefined;
+  return new FlowController({ ...options, config: loaded.flowControl, plugins: loaded.plugins });
 }
