@@ -1,2 +1,2 @@
 export { SchedulerMetrics } from './metrics.js';
-export type { SchedulerMetricsOptions, RequestLabel, RequestLabels } from './metrics.js';
+export type { SchedulerMetricsOptions, RequestLabel } from './metrics.js';

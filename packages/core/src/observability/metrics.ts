@@ -18,18 +18,6 @@ export interface SchedulerMetricsOptions {
   readonly pluginSampleEvery?: number;
 }
 
-/** The label values of one request. @public */
-export interface RequestLabels {
-  /** Model the client asked for. */
-  readonly model: string;
-  /** Model after rewrite. */
-  readonly targetModel: string;
-  /** Fairness id. */
-  readonly fairnessId: string;
-  /** Priority. */
-  readonly priority: number;
-}
-
 const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
 const TOKEN_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32778, 65536, 131072, 262144, 524288, 1048576];
 const SCHEDULER_BUCKETS = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1];
@@ -97,10 +85,5 @@ export class SchedulerMetrics {
         pluginDuration.labels(point, plugin.type, plugin.name).observe(ms / 1000);
       },
     };
-  }
-
-  /** Label values of a request, in `RequestLabel` order. */
-  static labelValues(l: RequestLabels): [string, string, string, string] {
-    return [l.model, l.targetModel, l.fairnessId, String(l.priority)];
   }
 }
