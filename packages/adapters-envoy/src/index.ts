@@ -7,3 +7,4 @@ export * from './stream/index.js';
 export * from './grpc/index.js';
 export * from './epp/index.js';
 export * from './cli/index.js';
+export * from './codec/index.js';

@@ -43,7 +43,12 @@ export interface EppServerOptions extends ExtProcStreamOptions {
   readonly health?: HealthState | undefined;
   /** How long `close()` waits for in-flight requests before cutting connections. Default 30,000 ms. */
   readonly shutdownGraceMs?: number | undefined;
-  /** Directory of the .proto files; defaults to the package's own `proto/`. */
+  /**
+   * Message codec: `builtin` (default; hand-written, zero-copy bodies) or `proto-loader`
+   * (protobufjs from the shipped .proto files; needs the optional peer `@grpc/proto-loader`).
+   */
+  readonly codec?: 'builtin' | 'proto-loader' | undefined;
+  /** Directory of the .proto files for the `proto-loader` codec; defaults to the package's own `proto/`. */
   readonly protoDir?: string | undefined;
   /** Runs after the gRPC server has stopped (close the flow controller, stop scraping...). */
   readonly onClose?: (() => void | Promise<void>) | undefined;

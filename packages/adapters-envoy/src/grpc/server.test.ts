@@ -200,6 +200,25 @@ describe('grpc.health.v1', () => {
 });
 
 describe('server lifecycle', () => {
+  it('serves the same replies with the proto-loader codec', async () => {
+    const alt = await startEppServer({ scheduler, pool, host: '127.0.0.1', port: 0, codec: 'proto-loader' });
+    const client = new EnvoyEmulator(alt.port);
+    try {
+      const s = client.open();
+      s.send(reqHeaders(HEADERS));
+      s.send(reqBody(BODY.slice(0, 10), false));
+      s.send(reqBody(BODY.slice(10), true));
+      const replies = await s.waitFor(2);
+      expect(describeReplies(replies)).toEqual(['request_headers', `request_body(${BODY.length},eos)`]);
+      expect(setHeaders(replies[0]!.request_headers!.response.header_mutation)['x-gateway-destination-endpoint']).toBe('192.168.1.1:8000');
+      s.cancel();
+      await s.ended;
+    } finally {
+      client.close();
+      await alt.close(1000);
+    }
+  });
+
   it('serves TLS when given a certificate', async () => {
     const tlsServer = await startEppServer({ scheduler, pool, host: '127.0.0.1', port: 0, tls: { cert: TEST_CERT, key: TEST_KEY } });
     const client = new EnvoyEmulator(tlsServer.port, grpc.credentials.createSsl(Buffer.from(TEST_CERT)), { 'grpc.ssl_target_name_override': 'localhost' });

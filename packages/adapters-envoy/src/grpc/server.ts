@@ -4,15 +4,19 @@ import { ExtProcStream } from '../stream/ext-proc-stream.js';
 import type { ExtProcObserver, ExtProcSink } from '../stream/types.js';
 import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
 import { HealthState } from './health.js';
-import { loadGrpcModules, loadServices } from './load.js';
+import { builtinServices, loadGrpcJs, loadProtoLoader, protoLoaderServices } from './load.js';
 import type { EppServer, EppServerOptions } from './options.js';
 
 const DEFAULT_PORT = 9002;
 const DEFAULT_GRACE_MS = 30_000;
 
 type ProcessCall = GrpcJs.ServerDuplexStream<ProcessingRequest, ProcessingResponse>;
-type HealthRequest = { service?: string };
-type HealthResponse = { status: number };
+interface HealthRequest {
+  service?: string;
+}
+interface HealthResponse {
+  status: number;
+}
 
 function hostPort(host: string, port: number): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -34,9 +38,8 @@ function errorDetails(error: unknown): string {
  * @public
  */
 export async function startEppServer(options: EppServerOptions): Promise<EppServer> {
-  const modules = await loadGrpcModules();
-  const { grpc } = modules;
-  const services = loadServices(modules, options.protoDir);
+  const grpc = await loadGrpcJs();
+  const services = options.codec === 'proto-loader' ? protoLoaderServices(await loadProtoLoader(), options.protoDir) : builtinServices();
   const clock = options.clock ?? systemClock;
   const health = options.health ?? new HealthState(true);
   const streams = new Set<ExtProcStream>();

@@ -41,7 +41,8 @@ export class ExtProcStream {
   readonly #sink: ExtProcSink;
   readonly #o: ExtProcStreamOptions;
   readonly #clock: Clock;
-  readonly #abort = new AbortController();
+  /** Created when scheduling starts: most streams never need one after that. */
+  #abort: AbortController | undefined;
   #phase: StreamPhase = 'request-headers';
   #headers: Record<string, string> = {};
   #path = '/';
@@ -84,7 +85,7 @@ export class ExtProcStream {
 
   /** The proxy cancelled the stream: abort scheduling, end the lifecycle as cancelled. */
   cancel(): void {
-    this.#abort.abort(new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the proxy cancelled the ext_proc stream'));
+    if (this.#phase === 'scheduling') this.#abort?.abort(new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the proxy cancelled the ext_proc stream'));
     this.#complete({ kind: 'cancelled' });
     this.#phase = 'done';
   }
@@ -101,7 +102,7 @@ export class ExtProcStream {
 
   /** The transport failed. */
   error(error: unknown): void {
-    this.#abort.abort(new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the ext_proc stream failed', { cause: error }));
+    if (this.#phase === 'scheduling') this.#abort?.abort(new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'the ext_proc stream failed', { cause: error }));
     this.#complete({ kind: 'error', error });
     this.#phase = 'done';
   }
@@ -109,7 +110,7 @@ export class ExtProcStream {
   /** The server is shutting down: a request waiting for a decision is answered 503 `rejected-shutting-down`. */
   shutdown(): void {
     this.#shuttingDown = true;
-    if (this.#phase === 'scheduling') this.#abort.abort(SHUTTING_DOWN());
+    if (this.#phase === 'scheduling') this.#abort?.abort(SHUTTING_DOWN());
   }
 
   #dispatch(m: ProcessingRequest): void {
@@ -175,22 +176,23 @@ export class ExtProcStream {
       return;
     }
     this.#phase = 'scheduling';
-    this.#work = this.#pick(body, trailers).catch((error: unknown) => {
+    this.#abort = new AbortController();
+    this.#work = this.#pick(body, trailers, this.#abort.signal).catch((error: unknown) => {
       this.#failStream(error);
     });
   }
 
-  async #pick(raw: Buffer, trailers: boolean): Promise<void> {
+  async #pick(raw: Buffer, trailers: boolean, signal: AbortSignal): Promise<void> {
     const started = this.#clock.now();
     let decision: Decision;
     try {
       const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, { maxBodyBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
-      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal: this.#abort.signal, trustHeaders: this.#o.trustHeaders ?? true };
+      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustHeaders ?? true };
       if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
       decision = await this.#o.scheduler.pick(request, options);
     } catch (error) {
       if (this.#phase === 'done') return; // cancelled: nobody is listening
-      const reason: unknown = this.#abort.signal.reason;
+      const reason: unknown = signal.reason;
       const shutdown = this.#shuttingDown && isSwitchyardError(reason) && reason.code === 'REJECTED_SHUTTING_DOWN';
       this.#reject(shutdown ? reason : error);
       return;

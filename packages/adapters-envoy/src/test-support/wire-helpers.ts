@@ -47,7 +47,9 @@ export function kindOf(r: ProcessingResponse): string {
 export function chunkOf(r: ProcessingResponse): { body: string; eos: boolean } {
   const s = (r.request_body ?? r.response_body)?.response.body_mutation?.streamed_response;
   if (s === undefined) throw new Error('not a streamed body reply');
-  return { body: Buffer.from(s.body).toString('utf8'), eos: s.end_of_stream };
+  // proto3 leaves empty bytes and false out of the wire; decoders then report them as absent.
+  const body = s.body as Uint8Array | undefined;
+  return { body: Buffer.from(body ?? []).toString('utf8'), eos: (s.end_of_stream as boolean | undefined) === true };
 }
 
 /** Compact description of a reply sequence: `request_headers`, `request_body(42,eos)`... */

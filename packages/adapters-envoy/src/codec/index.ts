@@ -1,0 +1,3 @@
+export { decodeProcessingRequest, encodeProcessingRequest } from './request.js';
+export { encodeProcessingResponse, decodeProcessingResponse } from './response.js';
+export { decodeHealthCheckRequest, encodeHealthCheckRequest, encodeHealthCheckResponse, decodeHealthCheckResponse } from './health.js';
