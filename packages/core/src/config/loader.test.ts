@@ -54,6 +54,10 @@ describe('loadConfig defaults (§11)', () => {
     expect(c.flowControl).toBeUndefined();
   });
 
+  it('no document at all means the same defaults', () => {
+    expect(profileShape(loadConfig(undefined, { registry: createDefaultRegistry(), pool: new EndpointPool() }))).toEqual(profileShape(load(HEAD)));
+  });
+
   it('adds prefix-cache-scorer 3 (and its producer) when the registry has it', () => {
     const c = load(HEAD, withPrefix());
     expect(profileShape(c)[0]?.scorers).toEqual(['queue-scorer×2', 'kv-cache-utilization-scorer×2', 'prefix-cache-scorer×3']);

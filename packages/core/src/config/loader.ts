@@ -64,7 +64,8 @@ function nextName(taken: (n: string) => boolean, type: string): string {
 }
 
 /**
- * Loads an llm-d `EndpointPickerConfig` (YAML or JSON text, or an already parsed object) with
+ * Loads an llm-d `EndpointPickerConfig` (YAML or JSON text, or an already parsed object; undefined
+ * means no config, i.e. all defaults) with
  * strict decoding and llm-d's defaulting rules (see docs/config.md): names default to types;
  * without profiles a `default` profile holds every filter, scorer and picker, and a config without
  * scorers gets queue-scorer 2, kv-cache-utilization-scorer 2 and (when registered)
@@ -75,7 +76,8 @@ function nextName(taken: (n: string) => boolean, type: string): string {
  * @public
  */
 export function loadConfig(source: string | object | undefined, options: LoadConfigOptions): LoadedConfig {
-  const raw = typeof source === 'string' ? parseConfigText(source) : (source ?? {});
+  // No document at all means llm-d's "no config": every default applies.
+  const raw = source === undefined ? { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' } : typeof source === 'string' ? parseConfigText(source) : source;
   const parsed = endpointPickerConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const e = configError(parsed.error.issues, raw);

@@ -59,7 +59,7 @@ export interface EndpointPickerOptions {
 }
 
 function defaultConfig(registry: PluginRegistry, pool: EndpointPool, clock: Clock): SchedulerConfig {
-  return loadConfig({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' }, { registry, pool, clock });
+  return loadConfig(undefined, { registry, pool, clock });
 }
 
 const encoder = new TextEncoder();
