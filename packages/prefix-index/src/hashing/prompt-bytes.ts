@@ -24,11 +24,13 @@ function packStrings(parts: readonly string[]): Uint8Array {
 
 /**
  * Packs token ids as little-endian uint32 bytes (the same layout as the estimate backend's
- * pseudo-tokens, so both hash identically).
+ * pseudo-tokens, so both hash identically). A `Uint32Array` on a little-endian machine is viewed,
+ * not copied.
  * @public
  */
 export function tokensToBytes(tokens: ArrayLike<number>): Uint8Array {
   const n = tokens.length;
+  if (LITTLE_ENDIAN && tokens instanceof Uint32Array) return new Uint8Array(tokens.buffer, tokens.byteOffset, n * 4);
   if (LITTLE_ENDIAN) {
     const words = new Uint32Array(n);
     for (let i = 0; i < n; i++) words[i] = (tokens[i] as number) >>> 0;

@@ -62,18 +62,21 @@ export class HandleStore {
     return this.#table.get(handle);
   }
 
-  /** Creates a record for `handle` (which must be absent). */
-  create(handle: number, init: HandleRecordInit): number {
+  /**
+   * Creates a record for `handle` (which must be absent) owning `keys[0..count)`. The common case
+   * (one key, no pending tokens) is stored without allocating.
+   */
+  create(handle: number, keys: Float64Array, count: number, chainKey: number, pending: Uint32Array | undefined): number {
     const r = this.#alloc();
-    this.#chainKey[r] = init.chainKey;
+    this.#chainKey[r] = chainKey;
     this.#refs.fill(0, r * this.#tiers, (r + 1) * this.#tiers);
-    if (init.keys.length === 1 && init.pending === undefined) {
-      this.#key[r] = init.keys[0] as number;
+    if (count === 1 && pending === undefined) {
+      this.#key[r] = keys[0] as number;
       this.#extra[r] = NONE;
     } else {
       this.#key[r] = Number.NaN;
       const slot = this.#extraFree.pop() ?? this.#extras.length;
-      this.#extras[slot] = init;
+      this.#extras[slot] = { keys: keys.slice(0, count), chainKey, pending };
       this.#extra[r] = slot;
     }
     this.#table.set(handle, r);
@@ -102,15 +105,16 @@ export class HandleStore {
     return x === NONE ? undefined : this.#extras[x]?.pending;
   }
 
-  /** Calls `fn` with each request key owned by record `r`. */
-  forEachKey(r: number, fn: (key: number) => void): void {
+  /** Number of request keys owned by record `r`. */
+  keyCount(r: number): number {
     const x = this.#extra[r] as number;
-    if (x === NONE) {
-      fn(this.#key[r] as number);
-      return;
-    }
-    const keys = this.#extras[x]?.keys;
-    if (keys !== undefined) for (const k of keys) fn(k);
+    return x === NONE ? 1 : (this.#extras[x]?.keys.length ?? 0);
+  }
+
+  /** The `i`-th request key owned by record `r`. */
+  keyAt(r: number, i: number): number {
+    const x = this.#extra[r] as number;
+    return x === NONE ? (this.#key[r] as number) : (this.#extras[x]?.keys[i] ?? Number.NaN);
   }
 
   /** Adds `delta` to the tier count of record `r`; returns the new count. */

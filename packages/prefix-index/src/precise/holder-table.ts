@@ -48,13 +48,15 @@ export class HolderTable {
 
   /** Adds `delta` to the tier count of (key, slot), creating or freeing the entry as needed. */
   adjust(key: number, slot: number, tier: number, delta: number): void {
-    let e = this.find(key, slot);
+    const head = this.table.get(key);
+    let e = head;
+    while (e !== NONE && this.owner[e] !== slot) e = this.next[e] as number;
     if (e === NONE) {
       if (delta <= 0) return;
       e = this.#alloc();
       this.key[e] = key;
       this.owner[e] = slot;
-      this.next[e] = this.table.get(key);
+      this.next[e] = head;
       this.table.set(key, e);
       this.#live++;
     }

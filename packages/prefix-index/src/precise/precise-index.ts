@@ -85,6 +85,10 @@ export class PreciseKvIndex implements PrefixIndex {
   readonly #clock: Clock;
   readonly #maxBlocks: number;
   readonly #ttl: number;
+  #keyScratch = new Float64Array(8);
+  readonly #roots = new Map<string, number>();
+  readonly #blockWords: Uint32Array;
+  readonly #blockBytes: Uint8Array;
   #run = new Int32Array(64);
   #cached = new Int32Array(64);
   #weighted = new Float64Array(64);
@@ -102,6 +106,8 @@ export class PreciseKvIndex implements PrefixIndex {
     this.#clock = options.clock ?? systemClock;
     this.#maxBlocks = options.maxBlocksPerEndpoint ?? 2_000_000;
     this.#ttl = options.speculativeTtlMs ?? 2000;
+    this.#blockWords = new Uint32Array(this.blockSizeTokens);
+    this.#blockBytes = tokensToBytes(this.#blockWords);
   }
 
   /** Live (block, endpoint) entries. */
@@ -294,7 +300,7 @@ export class PreciseKvIndex implements PrefixIndex {
     let chainKey: number;
     let pending: Uint32Array | undefined;
     if (event.parentBlockHash === undefined) {
-      chainKey = this.#hasher.rootKey(event.loraName ?? model, saltOf(event));
+      chainKey = this.#root(event.loraName ?? model, saltOf(event));
     } else {
       const p = handles.find(engineHashHandle(event.parentBlockHash));
       if (p < 0) {
@@ -305,37 +311,42 @@ export class PreciseKvIndex implements PrefixIndex {
       pending = handles.pending(p);
     }
     const P = pending?.length ?? 0;
-    const words = new Uint32Array(P + n * E);
-    if (pending !== undefined) words.set(pending);
     const tokens = event.tokenIds;
-    for (let i = 0; i < tokens.length; i++) words[P + i] = (tokens[i] as number) >>> 0;
-    const bytes = tokensToBytes(words);
     const B = this.blockSizeTokens;
     const tier = this.#tiers.slotOf(event.medium);
     const holders = this.#holders;
     const slot = state.slot;
+    const perBlock = Math.ceil(E / B) + 1;
+    if (this.#keyScratch.length < perBlock) this.#keyScratch = new Float64Array(perBlock);
+    const keys = this.#keyScratch;
+    // Request blocks are assembled in one reused buffer (pending tokens of the parent, then this
+    // event's tokens), so hashing allocates nothing per block.
+    const blockWords = this.#blockWords;
+    const blockBytes = this.#blockBytes;
     let boundary = 0;
     for (let j = 0; j < n; j++) {
       const end = P + (j + 1) * E;
-      const first = boundary;
       let count = 0;
       while (boundary + B <= end) {
+        for (let k = 0; k < B; k++) {
+          const t = boundary + k;
+          blockWords[k] = t < P ? (pending as Uint32Array)[t] as number : (tokens[t - P] as number) >>> 0;
+        }
+        chainKey = this.#hasher.blockKey(chainKey, blockBytes);
+        keys[count++] = chainKey;
         boundary += B;
-        count++;
       }
-      const keys = new Float64Array(count);
-      for (let k = 0; k < count; k++) {
-        const from = first + k * B;
-        chainKey = this.#hasher.blockKey(chainKey, bytes.subarray(from * 4, (from + B) * 4));
-        keys[k] = chainKey;
+      let rest: Uint32Array | undefined;
+      if (end > boundary) {
+        rest = new Uint32Array(end - boundary);
+        for (let t = boundary; t < end; t++) rest[t - boundary] = t < P ? (pending as Uint32Array)[t] as number : (tokens[t - P] as number) >>> 0;
       }
       const handle = engineHashHandle(event.blockHashes[j] as bigint | number);
       let r = handles.find(handle);
-      if (r < 0) r = handles.create(handle, { keys, chainKey, pending: end > boundary ? words.slice(boundary, end) : undefined });
+      if (r < 0) r = handles.create(handle, keys, count, chainKey, rest);
       if (handles.addRef(r, tier, 1) === 1) {
-        handles.forEachKey(r, (key) => {
-          holders.adjust(key, slot, tier, 1);
-        });
+        const owned = handles.keyCount(r);
+        for (let k = 0; k < owned; k++) holders.adjust(handles.keyAt(r, k), slot, tier, 1);
       }
     }
     if (handles.size > this.#maxBlocks) {
@@ -364,13 +375,24 @@ export class PreciseKvIndex implements PrefixIndex {
         continue;
       }
       if (v === 0) {
-        handles.forEachKey(r, (key) => {
-          holders.adjust(key, state.slot, tier, -1);
-        });
+        const owned = handles.keyCount(r);
+        for (let k = 0; k < owned; k++) holders.adjust(handles.keyAt(r, k), state.slot, tier, -1);
         if (handles.unreferenced(r)) handles.delete(handle, r);
       }
     }
     if (unknown > 0) this.#problem('unknown-block', endpointId, `${unknown} removed blocks were not held on ${event.medium}`);
+  }
+
+  /** Root key of (model, salt), cached: every prompt's first BlockStored needs one. */
+  #root(model: string, salt: string | undefined): number {
+    const id = salt === undefined ? model : `${model}\u0000${salt}`;
+    let key = this.#roots.get(id);
+    if (key === undefined) {
+      key = this.#hasher.rootKey(model, salt);
+      if (this.#roots.size >= 4096) this.#roots.clear();
+      this.#roots.set(id, key);
+    }
+    return key;
   }
 
   #expire(now: number): void {

@@ -1,0 +1,45 @@
+/*
+ * Hashing an 800 KB prompt (≈200K estimate tokens) into 64-token blocks, against copying the same
+ * bytes with Buffer.from in the same run.
+ * Run: npx vitest bench --run packages/prefix-index/bench/hash.bench.ts
+ */
+import { bench, describe } from 'vitest';
+import type { PromptView } from '@switchyard/core';
+import { createPrefixHasher, encodePromptBytes } from '@switchyard/prefix-index';
+import { medianMs, prng } from './stats.js';
+
+const hasher = await createPrefixHasher();
+const rand = prng(1);
+const words = ['the', 'agent', 'calls', 'tool', 'with', 'arguments', 'result', 'file', 'diff', 'context', '{"path":', '"src/main.ts"}', 'function', 'return'];
+let text = '';
+while (text.length < 800 * 1024) text += `${words[Math.floor(rand() * words.length)] ?? ''} `;
+text = text.slice(0, 800 * 1024);
+const chat: PromptView = {
+  kind: 'chat',
+  toolsJson: '[{"type":"function","function":{"name":"read_file"}}]',
+  messages: Array.from({ length: 40 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: text.slice(i * 20480, (i + 1) * 20480) })),
+};
+const bytes = encodePromptBytes({ kind: 'text', texts: [text] })[0] as Uint8Array;
+const root = hasher.rootKey('meta-llama/Llama-3.1-8B-Instruct');
+const opts = { blockSizeTokens: 64 };
+
+const copy = medianMs(() => Buffer.from(bytes), 400);
+const hash = medianMs(() => hasher.chainBytes(bytes, root, opts), 400);
+const full = medianMs(() => hasher.hashPrompts(encodePromptBytes(chat), 'meta-llama/Llama-3.1-8B-Instruct', undefined, opts), 200);
+const gbps = (ms: number): string => (bytes.byteLength / (ms / 1000) / 1e9).toFixed(2);
+console.log(
+  `[hash] ${bytes.byteLength} bytes, ${Math.ceil(bytes.byteLength / 256)} blocks | median ms: Buffer.from copy ${copy.toFixed(3)} (${gbps(copy)} GB/s), ` +
+    `hash ${hash.toFixed(3)} (${gbps(hash)} GB/s, ${(hash / copy).toFixed(1)}× copy), encode chat + hash ${full.toFixed(3)} (${gbps(full)} GB/s)`,
+);
+
+describe('800 KB prompt', () => {
+  bench('Buffer.from copy (baseline)', () => {
+    Buffer.from(bytes);
+  });
+  bench('chained xxh64, 64-token blocks (pre-encoded bytes)', () => {
+    hasher.chainBytes(bytes, root, opts);
+  });
+  bench('encode 40-message chat + hash', () => {
+    hasher.hashPrompts(encodePromptBytes(chat), 'meta-llama/Llama-3.1-8B-Instruct', undefined, opts);
+  });
+});

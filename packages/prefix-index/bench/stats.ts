@@ -1,0 +1,44 @@
+/*
+ * Timing helpers of the prefix-index benchmarks: run a function repeatedly and report the median,
+ * so numbers do not depend on vitest bench's table (which has no median).
+ */
+
+/** Median of `runs` timed calls of `fn` (after `warmup` untimed calls), in ms. */
+export function medianMs(fn: () => unknown, runs: number, warmup = Math.ceil(runs / 5)): number {
+  for (let i = 0; i < warmup; i++) fn();
+  const times = new Float64Array(runs);
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    times[i] = performance.now() - t0;
+  }
+  times.sort();
+  return times[Math.floor(runs / 2)] ?? Number.NaN;
+}
+
+/** Forces two full GCs (needs `--expose-gc`) and returns heap + external bytes (external includes array buffers). */
+export function settledBytes(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('run with NODE_OPTIONS=--expose-gc');
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external;
+}
+
+/** mulberry32. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random 53-bit key. */
+export function randomKey(rand: () => number): number {
+  return Math.floor(rand() * 2 ** 21) * 2 ** 32 + Math.floor(rand() * 2 ** 32);
+}
