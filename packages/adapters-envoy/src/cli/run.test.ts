@@ -14,6 +14,7 @@ featureGates: [flowControl]
 plugins:
 - type: queue-scorer
 - type: kv-cache-utilization-scorer
+- type: prefix-cache-scorer
 schedulingProfiles:
 - name: default
   plugins:
@@ -21,6 +22,8 @@ schedulingProfiles:
     weight: 2
   - pluginRef: kv-cache-utilization-scorer
     weight: 2
+  - pluginRef: prefix-cache-scorer
+    weight: 3
 `;
 
 const RESOURCES = `apiVersion: inference.networking.x-k8s.io/v1alpha2
@@ -81,6 +84,8 @@ describe('switchyard-epp', () => {
     expect(err).toContain('"flowControl":true');
     expect(err).toContain('"objectives":1');
     expect(err).toContain('queue-scorer');
+    expect(err).toContain('prefix-cache-scorer');
+    expect(err).toContain('approx-prefix-cache-producer'); // auto-created for the prefix scorer
     expect(epp.flowController).toBeDefined();
 
     for (let i = 0; i < 200 && epp.pool.list().some((e) => e.metrics === undefined); i++) await new Promise((r) => setTimeout(r, 10));
@@ -100,6 +105,7 @@ describe('switchyard-epp', () => {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(text).toMatch(/llm_d_epp_request_total\{[^}]*priority="10"[^}]*\} 1/);
     expect(text).toContain('switchyard_envoy_decisions_total 1');
+    expect(text).toContain('llm_d_epp_prefix_indexer_hit_ratio');
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
 
     stop.abort();

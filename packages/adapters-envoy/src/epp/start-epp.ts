@@ -14,7 +14,8 @@ import {
   type LoadedConfig,
   type PluginRegistry,
 } from '@switchyard/core';
-import { createFlowController, flowControlPlugins, type FlowController } from '@switchyard/flow-control';
+import { flowControlPlugins, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
+import { createPrefixIndexMetrics, loadPrefixIndexPlugins, type PrefixIndexMetrics } from '@switchyard/prefix-index';
 import { HealthState } from '../grpc/health.js';
 import type { EppServer, EppTlsOptions } from '../grpc/options.js';
 import { startEppServer } from '../grpc/server.js';
@@ -45,7 +46,7 @@ export interface EppOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Read classification headers. Default true. */
   readonly trustHeaders?: boolean | undefined;
-  /** Plugin registry (default: core's built-ins); flow-control and prefix-index plugins are added when missing. */
+  /** Plugin registry (default: core's built-ins); flow-control and prefix-index plugins are added when missing (prefix-index's `prefix-based-pd-decider` replaces core's). */
   readonly registry?: PluginRegistry | undefined;
   /** Time source. */
   readonly clock?: Clock | undefined;
@@ -76,10 +77,15 @@ export interface RunningEpp {
   close(): Promise<void>;
 }
 
-function registryWithPlugins(base: PluginRegistry | undefined): Promise<PluginRegistry> {
+/** Core's built-ins plus flow control's and prefix-index's plugins (prefix-index's PD decider replaces core's). */
+async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetrics: PrefixIndexMetrics): Promise<PluginRegistry> {
   const registry = base ?? createDefaultRegistry();
   for (const def of flowControlPlugins) if (!registry.has(def.type)) registry.register(def);
-  return Promise.resolve(registry);
+  for (const def of await loadPrefixIndexPlugins({ metrics: prefixMetrics })) {
+    if (def.type === 'prefix-based-pd-decider') registry.register(def, { replace: true });
+    else if (!registry.has(def.type)) registry.register(def);
+  }
+  return registry;
 }
 
 /**
@@ -94,11 +100,12 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const pool = new EndpointPool();
   for (const e of options.endpoints) pool.add(typeof e === 'string' ? { address: e } : e);
-  const registry = await registryWithPlugins(options.registry);
+  const prefixMetrics = createPrefixIndexMetrics();
+  const registry = await registryWithPlugins(options.registry, prefixMetrics);
   const config = loadConfig(options.configText, { registry, pool, clock });
   const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
   const schedulerMetrics = new SchedulerMetrics();
-  const flowController = config.hasFeatureGate('flowControl') ? createFlowController({ pool, clock, config: config.flowControl, plugins: config.plugins }) : undefined;
+  const flowController = flowControllerForConfig(config, { pool, clock });
   const picker = new EndpointPicker({
     pool,
     config,
@@ -127,7 +134,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       await scraper?.stop();
     },
   });
-  const sources: MetricsSource[] = [schedulerMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
+  const sources: MetricsSource[] = [schedulerMetrics.registry, prefixMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
   if (flowController?.metrics !== undefined) sources.push(flowController.metrics.registry);
   const metricsPort = options.metricsPort ?? 9090;
   let metricsServer: MetricsHttpServer | undefined;
