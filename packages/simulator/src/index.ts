@@ -10,3 +10,5 @@ export * from './server/index.js';
 export * from './cli/index.js';
 export * from './workloads/index.js';
 export * from './report/index.js';
+export * from './fleet/index.js';
+export * from './policies/index.js';

@@ -1,4 +1,5 @@
 import { isSwitchyardError } from '@switchyard/core';
+import { COMPARE_USAGE, runCompare } from './compare.js';
 import { runServe, SERVE_USAGE } from './serve.js';
 import type { CliIo } from './types.js';
 
@@ -6,6 +7,7 @@ const USAGE = `Usage: switchyard-sim <command> [options]
 
 Commands:
   serve     start a fleet of simulated vLLM pods (HTTP + metrics + KV events)
+  compare   run one workload under several routing policies in virtual time; write report.html
 
 Run "switchyard-sim <command> --help" for a command's options.
 `;
@@ -34,6 +36,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           return 0;
         }
         return await runServe(rest, io);
+      case 'compare':
+        if (wantsHelp) {
+          io.stdout.write(COMPARE_USAGE);
+          return 0;
+        }
+        return await runCompare(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -163,6 +163,26 @@ export class EngineModel extends EventEmitter<EngineEvents> {
     return [...this.#live.values()];
   }
 
+  /**
+   * Longest run of leading `hashes` shared with a request still waiting in this engine's queue
+   * (its blocks are not cached yet but will be once it is scheduled). Hashes must be this
+   * engine's chained block hashes (`hashBlocks` from `chainRoot(adapter, salt)`).
+   */
+  queuedPrefixBlocks(hashes: readonly number[]): number {
+    let best = 0;
+    const waiting = this.#sched.waiting;
+    for (let i = 0; i < waiting.size; i++) {
+      const seq = waiting.at(i);
+      if (seq?.status !== 'waiting') continue;
+      const theirs = seq.hashes;
+      const n = Math.min(theirs.length, hashes.length);
+      let k = 0;
+      while (k < n && theirs[k] === hashes[k]) k++;
+      if (k > best) best = k;
+    }
+    return best;
+  }
+
   /** Adapters loaded in LoRA slots. */
   loadedAdapters(): string[] {
     return this.#lora.loadedAdapters();

@@ -13,3 +13,7 @@ export { loraMixWorkload } from './lora-mix.js';
 export type { LoraMixOptions } from './lora-mix.js';
 export { mooncakeTraceWorkload } from './mooncake.js';
 export type { MooncakeOptions } from './mooncake.js';
+export { estimateCapacity } from './capacity.js';
+export type { CapacityShape } from './capacity.js';
+export { createWorkloadPreset, WORKLOAD_PRESETS } from './presets.js';
+export type { PresetOptions, WorkloadPreset } from './presets.js';

@@ -1,0 +1,183 @@
+import {
+  EndpointPicker,
+  createDefaultRegistry,
+  createSchedulerConfig,
+  isPicker,
+  loadConfig,
+  type AdmissionController,
+  type LoadedConfig,
+  type Picker,
+  type Plugin,
+  type PluginRegistry,
+  type SchedulerConfig,
+} from '@switchyard/core';
+import { createFlowController, flowControlPlugins } from '@switchyard/flow-control';
+import { registerPrefixIndexPlugins, type PreciseKvIndex } from '@switchyard/prefix-index';
+import { SwitchyardError } from '@switchyard/core';
+import type { KvEventBatch } from '../engine/kv-events.js';
+import { priorityObjectives } from '../fleet/request.js';
+import type { PolicyContext, PolicyFactory, SimPolicy } from '../fleet/types.js';
+import { toPrefixIndexBatch } from './kv-bridge.js';
+import { ORACLE_PREFIX_SCORER, createOracleKvScorer, createOraclePrefixScorer, createOracleQueueScorer } from './oracle.js';
+import { createRoundRobinPicker, roundRobinPickerPlugin } from './round-robin.js';
+
+/**
+ * Names of the built-in policies.
+ * @public
+ */
+export const BUILTIN_POLICIES = ['round-robin', 'random', 'least-queue', 'default', 'precise', 'oracle'] as const;
+
+/**
+ * A built-in policy name.
+ * @public
+ */
+export type BuiltinPolicyName = (typeof BUILTIN_POLICIES)[number];
+
+const DESCRIPTIONS: Record<BuiltinPolicyName, string> = {
+  'round-robin': 'Cycles through endpoints in order, ignoring load and cache (plain load balancer).',
+  random: 'Uniformly random endpoint (core random-picker, no scorers).',
+  'least-queue': 'Fewest requests in flight from this gateway (active-request-scorer + max-score-picker): join-shortest-queue.',
+  default: "llm-d's default EndpointPickerConfig: queue-scorer 2, kv-cache-utilization-scorer 2, prefix-cache-scorer 3 on the approximate (routing-history) prefix index.",
+  precise: 'llm-d default weights with the precise prefix index fed by the engines\' KV events (push API, after the configured delay) instead of routing history.',
+  oracle: 'Cache-greedy on the engines\' true state: exact cached (or already queued) prefix weighted 10, current queue and KV usage 1 each; no staleness.',
+};
+
+/**
+ * A plugin registry with everything a simulated policy may name: core built-ins,
+ * `@switchyard/prefix-index` plugins, `@switchyard/flow-control` policies and the simulator's
+ * `round-robin-picker`.
+ * @public
+ */
+export async function createSimulatorRegistry(): Promise<PluginRegistry> {
+  const registry = createDefaultRegistry().registerAll(flowControlPlugins).registerAll([roundRobinPickerPlugin]);
+  await registerPrefixIndexPlugins(registry);
+  return registry;
+}
+
+/** The precise indexes of a config's plugins (producers expose theirs as `index`). */
+function preciseIndexes(plugins: ReadonlyMap<string, Plugin>): PreciseKvIndex[] {
+  const out: PreciseKvIndex[] = [];
+  for (const p of plugins.values()) {
+    const index = (p as { index?: Partial<PreciseKvIndex> }).index;
+    if (index?.kind === 'precise' && typeof index.ingest === 'function') out.push(index as PreciseKvIndex);
+  }
+  return out;
+}
+
+/**
+ * Wraps a loaded config (or programmatic scheduler config) into a policy: a real
+ * `EndpointPicker` with flow control when the config enables it, and KV events pushed into every
+ * precise index the config holds.
+ * @public
+ */
+export function pickerPolicy(name: string, description: string, ctx: PolicyContext, config: SchedulerConfig | LoadedConfig): SimPolicy {
+  const loaded = config as Partial<LoadedConfig>;
+  let admission: AdmissionController | undefined;
+  if (loaded.hasFeatureGate?.('flowControl') === true) {
+    admission = createFlowController({ pool: ctx.pool, clock: ctx.clock, config: loaded.flowControl, plugins: config.plugins, metrics: false });
+  }
+  const picker = new EndpointPicker({ pool: ctx.pool, clock: ctx.clock, random: ctx.random, config, objectives: priorityObjectives, ...(admission === undefined ? {} : { admission }) });
+  const indexes = preciseIndexes(config.plugins);
+  const closers = [...config.plugins.values()].filter((p): p is Plugin & { close(): unknown } => typeof (p as { close?: unknown }).close === 'function');
+  return {
+    name,
+    description,
+    scheduler: picker,
+    onKvEvents:
+      indexes.length === 0
+        ? undefined
+        : (endpointId: string, batch: KvEventBatch) => {
+            const converted = toPrefixIndexBatch(batch);
+            for (const index of indexes) index.ingest(endpointId, converted);
+          },
+    close: async () => {
+      await picker.close();
+      for (const p of closers) await p.close();
+    },
+  };
+}
+
+const preciseConfig = (modelName: string): object => ({
+  apiVersion: 'llm-d.ai/v1',
+  kind: 'EndpointPickerConfig',
+  plugins: [
+    { type: 'precise-prefix-cache-producer', parameters: { subscribe: false, modelName } },
+    { type: 'prefix-cache-scorer' },
+    { type: 'queue-scorer' },
+    { type: 'kv-cache-utilization-scorer' },
+  ],
+  schedulingProfiles: [
+    {
+      name: 'default',
+      plugins: [
+        { pluginRef: 'prefix-cache-scorer', weight: 3 },
+        { pluginRef: 'queue-scorer', weight: 2 },
+        { pluginRef: 'kv-cache-utilization-scorer', weight: 2 },
+      ],
+    },
+  ],
+});
+
+/**
+ * Builds one of the {@link BUILTIN_POLICIES}.
+ * @throws SwitchyardError `CONFIG_INVALID` for an unknown name
+ * @public
+ */
+export function builtinPolicy(name: string): PolicyFactory {
+  if (!(BUILTIN_POLICIES as readonly string[]).includes(name)) {
+    throw new SwitchyardError('CONFIG_INVALID', `policies: unknown policy "${name}" (built-ins: ${BUILTIN_POLICIES.join(', ')}, or a config file path)`);
+  }
+  const n = name as BuiltinPolicyName;
+  return async (ctx) => {
+    const registry = await createSimulatorRegistry();
+    const opts = { registry, pool: ctx.pool, clock: ctx.clock };
+    const picker = (type: string): Picker => {
+      const d = registry.get(type);
+      const p = d?.create(d.parameters.parse({}), { name: type, clock: ctx.clock, pool: ctx.pool, lookup: () => undefined });
+      if (p === undefined || !isPicker(p)) throw new SwitchyardError('CONFIG_INVALID', `policy ${n}: "${type}" is not a registered picker`);
+      return p;
+    };
+    switch (n) {
+      case 'round-robin':
+        return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({ ...opts, profiles: [{ picker: createRoundRobinPicker() }] }));
+      case 'random':
+        return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({ ...opts, profiles: [{ picker: picker('random-picker') }] }));
+      case 'least-queue':
+        return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig({
+          apiVersion: 'llm-d.ai/v1',
+          kind: 'EndpointPickerConfig',
+          plugins: [{ type: 'active-request-scorer' }],
+          schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'active-request-scorer', weight: 1 }] }],
+        }, opts));
+      case 'default':
+        return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' }, opts));
+      case 'precise':
+        return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig(preciseConfig(ctx.modelName), opts));
+      case 'oracle':
+        return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({
+          ...opts,
+          profiles: [{
+            scorers: [
+              // Cache first, load second: an upper bound on what prefix-aware routing can reuse.
+              { scorer: createOraclePrefixScorer(ctx.fleet, ctx.modelName, ORACLE_PREFIX_SCORER), weight: 10 },
+              { scorer: createOracleQueueScorer(ctx.fleet), weight: 1 },
+              { scorer: createOracleKvScorer(ctx.fleet), weight: 1 },
+            ],
+          }],
+        }));
+    }
+  };
+}
+
+/**
+ * A policy from an llm-d `EndpointPickerConfig` document (YAML or JSON text): loaded with the
+ * simulator registry; flow control runs when the document enables the `flowControl` gate.
+ * @public
+ */
+export function configPolicy(name: string, text: string): PolicyFactory {
+  return async (ctx) => {
+    const registry = await createSimulatorRegistry();
+    const config = loadConfig(text, { registry, pool: ctx.pool, clock: ctx.clock });
+    return pickerPolicy(name, `EndpointPickerConfig from ${name}`, ctx, config);
+  };
+}

@@ -1,0 +1,29 @@
+import type { KvEventBatch as PrefixKvEventBatch, KvEvent as PrefixKvEvent } from '@switchyard/prefix-index';
+import type { KvEventBatch } from '../engine/kv-events.js';
+
+/**
+ * Converts an engine batch to the decoded form `@switchyard/prefix-index` ingests (what its
+ * decoder would produce from the wire bytes): tiers lower-cased, null parents as undefined.
+ * @public
+ */
+export function toPrefixIndexBatch(batch: KvEventBatch): PrefixKvEventBatch {
+  const events: PrefixKvEvent[] = batch.events.map((e): PrefixKvEvent => {
+    switch (e.type) {
+      case 'BlockStored':
+        return {
+          type: 'BlockStored',
+          blockHashes: e.blockHashes,
+          parentBlockHash: e.parentBlockHash ?? undefined,
+          tokenIds: e.tokenIds,
+          blockSize: e.blockSize,
+          medium: e.medium.toLowerCase(),
+          ...(e.loraName === null ? {} : { loraName: e.loraName }),
+        };
+      case 'BlockRemoved':
+        return { type: 'BlockRemoved', blockHashes: e.blockHashes, medium: e.medium.toLowerCase() };
+      case 'AllBlocksCleared':
+        return { type: 'AllBlocksCleared' };
+    }
+  });
+  return { ts: batch.ts, events, ...(batch.dataParallelRank === null ? {} : { dataParallelRank: batch.dataParallelRank }) };
+}
