@@ -13,7 +13,8 @@
 import { createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
-import { EndpointPicker, EndpointPool, ManualClock, parseRequest, type Decision, type InferenceRequest, type RequestScheduler } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, ManualClock, createDefaultRegistry, parseRequest, type Decision, type InferenceRequest, type RequestScheduler } from '@switchyard/core';
+import { registerPrefixIndexPlugins } from '@switchyard/prefix-index';
 import { encodeProcessingRequest, startEppServer, type EppServer, type ProcessingRequest } from '@switchyard/envoy';
 import { afterAll, beforeAll, bench, describe } from 'vitest';
 import { RawEnvoy, grpcFrame } from '../src/test-support/raw-envoy.js';
@@ -115,7 +116,9 @@ function measured(name: string, per: number, fn: () => Promise<unknown>): () => 
   };
 }
 
+let prefixPicker: EndpointPicker;
 let eppPicker: EppServer;
+let eppPrefix: EppServer;
 let eppFixed: EppServer;
 const closers: (() => Promise<void> | void)[] = [];
 const clients = new Map<string, RawEnvoy>();
@@ -127,7 +130,10 @@ beforeAll(async () => {
     pick: (request: InferenceRequest): Promise<Decision> =>
       Promise.resolve({ ...first, request: { ...first.request, request, id: request.id }, body: request.rawBody, complete: () => undefined, onResponseStart: () => undefined, onUsage: () => undefined }),
   };
+  prefixPicker = new EndpointPicker({ pool, clock, registry: await registerPrefixIndexPlugins(createDefaultRegistry()) });
   eppPicker = await startEppServer({ scheduler: picker, pool, host: '127.0.0.1', port: 0 });
+  eppPrefix = await startEppServer({ scheduler: prefixPicker, pool, host: '127.0.0.1', port: 0 });
+  closers.push(() => eppPrefix.close(1000));
   eppFixed = await startEppServer({ scheduler: fixed, pool, host: '127.0.0.1', port: 0 });
   closers.push(() => eppPicker.close(1000), () => eppFixed.close(1000));
   const smallReplies = await captureReplies(eppPicker.port, SMALL);
@@ -145,6 +151,7 @@ beforeAll(async () => {
   clients.set('grpc-small', new RawEnvoy(grpcSmall.port));
   clients.set('epp-picker', new RawEnvoy(eppPicker.port));
   clients.set('epp-fixed', new RawEnvoy(eppFixed.port));
+  clients.set('epp-prefix', new RawEnvoy(eppPrefix.port));
 });
 
 afterAll(async () => {
@@ -167,6 +174,7 @@ describe('4 KB body, 64 endpoints, 1 in flight (latency = Envoy holding the requ
   bench('baseline: grpc-js canned replies', measured('4K 1x baseline grpc-js canned', 1, run('grpc-small', SMALL)), OPTS);
   bench('EPP, constant decision (codec + state machine + gRPC)', measured('4K 1x EPP constant decision', 1, run('epp-fixed', SMALL)), OPTS);
   bench('EPP, default picker', measured('4K 1x EPP default picker', 1, run('epp-picker', SMALL)), OPTS);
+  bench('EPP, default picker + approximate prefix index', measured('4K 1x EPP default picker + prefix', 1, run('epp-prefix', SMALL)), OPTS);
   bench('in-process parse + pick, no transport', measured('4K 1x in-process parse+pick', 1, async () => {
     const d = await picker.pick(parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: SMALL_BODY }));
     d.complete({ kind: 'success' });
@@ -180,6 +188,7 @@ describe('4 KB body, 64 endpoints, 32 in flight (throughput: ×32 per iteration)
   bench('baseline: grpc-js canned replies ×32', measured('4K 32x baseline grpc-js canned', 32, times(32, run('grpc-small', SMALL))), OPTS);
   bench('EPP, constant decision ×32', measured('4K 32x EPP constant decision', 32, times(32, run('epp-fixed', SMALL))), OPTS);
   bench('EPP, default picker ×32', measured('4K 32x EPP default picker', 32, times(32, run('epp-picker', SMALL))), OPTS);
+  bench('EPP, default picker + approximate prefix index ×32', measured('4K 32x EPP default picker + prefix', 32, times(32, run('epp-prefix', SMALL))), OPTS);
 });
 
 describe(`800 KB body (${LARGE_BYTES} B, 64 KiB chunks), 64 endpoints`, () => {
@@ -189,7 +198,12 @@ describe(`800 KB body (${LARGE_BYTES} B, 64 KiB chunks), 64 endpoints`, () => {
     const d = await picker.pick(parsed);
     d.complete({ kind: 'success' });
   }), OPTS);
+  bench('pick with prefix index (parsed: hash + match + score)', measured('800K pick + prefix (parsed)', 1, async () => {
+    const d = await prefixPicker.pick(parsed);
+    d.complete({ kind: 'success' });
+  }), OPTS);
   bench('baseline: node:http2 canned replies', measured('800K baseline node:http2 canned', 1, run('h2-large', LARGE)), OPTS);
   bench('EPP, constant decision (receive + re-send)', measured('800K EPP constant decision', 1, run('epp-fixed', LARGE)), OPTS);
   bench('EPP, default picker', measured('800K EPP default picker', 1, run('epp-picker', LARGE)), OPTS);
+  bench('EPP, default picker + approximate prefix index', measured('800K EPP default picker + prefix', 1, run('epp-prefix', LARGE)), OPTS);
 });
