@@ -2,6 +2,7 @@ import type { Clock, TimerHandle } from '@switchyard/core';
 import type { FlowControlConfig } from '../config/types.js';
 import { IdleList } from '../structures/idle-list.js';
 import { Band, Flow } from './flow.js';
+import type { ItemOwner } from './item.js';
 
 /** Notifications of band/flow creation and collection. */
 export interface BandTableHooks {
@@ -33,6 +34,7 @@ export class BandTable {
   readonly #config: FlowControlConfig;
   readonly #clock: Clock;
   readonly #hooks: BandTableHooks;
+  readonly #owner: ItemOwner;
   readonly #idleFlows = new IdleList<Flow>();
   readonly #idleBands = new IdleList<Band>();
   #gcTimer: TimerHandle | undefined;
@@ -40,10 +42,11 @@ export class BandTable {
   #priorities: number[] = [];
   #prioritiesAt = -1;
 
-  constructor(config: FlowControlConfig, clock: Clock, hooks: BandTableHooks) {
+  constructor(config: FlowControlConfig, clock: Clock, hooks: BandTableHooks, owner: ItemOwner) {
     this.#config = config;
     this.#clock = clock;
     this.#hooks = hooks;
+    this.#owner = owner;
     for (const b of config.bands) this.#insert(new Band(b.priority, b, true, b.reservedRequests, b.reservedBytes));
     // Band 0 always exists: it is the fallback band of requests without an objective.
     if (!this.#byPriority.has(0)) this.#insert(new Band(0, config.defaultBand, true));
@@ -65,7 +68,7 @@ export class BandTable {
   flow(band: Band, fairnessId: string): Flow {
     const existing = band.flows.get(fairnessId);
     if (existing !== undefined) return existing;
-    const flow = new Flow(band, fairnessId);
+    const flow = new Flow(band, fairnessId, this.#owner);
     band.flows.set(fairnessId, flow);
     this.#idleFlows.touch(flow, this.#clock.now());
     this.#armGc();

@@ -3,7 +3,7 @@ import type { EventEmitter } from 'eventemitter3';
 import type { FlowControlConfig } from '../config/types.js';
 import type { FlowControlMetrics } from '../metrics/flow-metrics.js';
 import type { FlowControllerEvents } from './events.js';
-import { ItemState, type FlowItem } from './item.js';
+import { ItemState, type EvictionState, type FlowItem } from './item.js';
 
 interface VictimList {
   head: FlowItem | undefined;
@@ -59,23 +59,25 @@ export class Evictor {
       this.#priorities.push(p);
       this.#priorities.sort((a, b) => a - b);
     }
-    item.victimPrev = list.tail;
-    item.victimNext = undefined;
+    const e = item.evict as EvictionState;
+    e.prev = list.tail;
+    e.next = undefined;
     if (list.tail === undefined) list.head = item;
-    else list.tail.victimNext = item;
+    else (list.tail.evict as EvictionState).next = item;
     list.tail = item;
   }
 
   /** Removes a grant from the victim lists (released or revoked). */
   remove(item: FlowItem): void {
+    const e = item.evict;
     const list = this.#lists.get(item.flow.band.priority);
-    if (list === undefined || (item.victimPrev === undefined && list.head !== item)) return;
-    if (item.victimPrev === undefined) list.head = item.victimNext;
-    else item.victimPrev.victimNext = item.victimNext;
-    if (item.victimNext === undefined) list.tail = item.victimPrev;
-    else item.victimNext.victimPrev = item.victimPrev;
-    item.victimPrev = undefined;
-    item.victimNext = undefined;
+    if (e === undefined || list === undefined || (e.prev === undefined && list.head !== item)) return;
+    if (e.prev === undefined) list.head = e.next;
+    else (e.prev.evict as EvictionState).next = e.next;
+    if (e.next === undefined) list.tail = e.prev;
+    else (e.next.evict as EvictionState).prev = e.prev;
+    e.prev = undefined;
+    e.next = undefined;
   }
 
   /**
@@ -95,9 +97,10 @@ export class Evictor {
 
   /** A revoked grant was released: its capacity came back. */
   released(item: FlowItem): void {
-    if (item.reclaimTimer === undefined) return;
-    this.#clock.clearTimeout(item.reclaimTimer);
-    item.reclaimTimer = undefined;
+    const e = item.evict;
+    if (e?.reclaimTimer === undefined) return;
+    this.#clock.clearTimeout(e.reclaimTimer);
+    e.reclaimTimer = undefined;
     this.#pending--;
     this.#hooks.reclaimed(item);
   }
@@ -115,13 +118,14 @@ export class Evictor {
     this.remove(item);
     item.state = ItemState.Revoked;
     this.#pending++;
-    item.reclaimTimer = this.#clock.setTimeout(() => {
-      item.reclaimTimer = undefined;
+    const e = item.evict as EvictionState;
+    e.reclaimTimer = this.#clock.setTimeout(() => {
+      e.reclaimTimer = undefined;
       this.#pending--;
       this.#hooks.timedOut(item);
     }, this.#timeoutMs);
     this.#hooks.revoked(item);
-    item.revokeController?.abort(new SwitchyardError('EVICTED', 'request evicted by flow control'));
+    e.controller.abort(new SwitchyardError('EVICTED', 'request evicted by flow control'));
   }
 }
 

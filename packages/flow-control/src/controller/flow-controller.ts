@@ -21,7 +21,7 @@ import type { Flow } from './flow.js';
 import { SaturationGate } from './gate.js';
 import { defaultEstimate } from './options.js';
 import { bandFairness, bandStats, metricsSource, type FlowControllerStats } from './introspection.js';
-import { FlowItem, ItemState, type ItemOwner } from './item.js';
+import { FlowItem, ItemState, NEVER, type ItemOwner } from './item.js';
 import type { AdmitOptions, FlowControllerOptions } from './options.js';
 import { QueueSet } from './queues.js';
 
@@ -78,8 +78,14 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
         flowCreated: (f) => this.emit('flowCreated', f.fairnessId, f.priority),
         flowRemoved: (f) => this.emit('flowRemoved', f.fairnessId, f.priority),
       },
-      (item) => {
-        this.#expire(item);
+      this,
+      {
+        expire: (item) => {
+          this.#expire(item);
+        },
+        abort: (item) => {
+          this.#cancel(item);
+        },
       },
     );
     this.#dispatcher = new Dispatcher(this.#queues, options.usageLimitPolicy ?? this.config.usageLimitPolicy, this.#clock, {
@@ -122,9 +128,10 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     const table = this.#queues.table;
     const band = table.band(request.priority);
     const flow = table.flow(band, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
-    const now = this.#clock.now();
+    // Whole milliseconds (rounded up, so a TTL never ends early) keep the item's time fields small integers.
+    const now = Math.ceil(this.#clock.now());
     const ttl = options.ttlMs ?? band.settings.requestTtlMs ?? this.config.defaultRequestTtlMs;
-    const item = new FlowItem(this, flow, request, this.#seq++, now, this.#estimate(request), ttl > 0 ? ttl : Infinity, options.deadline ?? Infinity);
+    const item = new FlowItem(flow, request, this.#seq++, now, this.#estimate(request), ttl > 0 ? ttl : 0, options.deadline ?? NEVER);
 
     // Pass-through: with nothing queued anywhere this request overtakes no one, so an open gate grants it at once.
     if (table.totalRequests === 0 && !this.#dispatcher.inPass) {
@@ -143,15 +150,11 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
         ? this.#refuse(request, flow, 'RejectedNoEndpoints', new SwitchyardError('REJECTED_NO_ENDPOINTS', `no endpoints available and the queue of ${where} is full`))
         : this.#refuse(request, flow, 'RejectedCapacity', new SwitchyardError('REJECTED_SATURATED', `flow control queue full: ${where}`));
     }
-    const promise = new Promise<AdmissionGrant>((resolve, reject) => {
+    const promise = new Promise<AdmissionGrant>((resolve) => {
       item.resolve = resolve;
-      item.reject = reject;
     });
     this.#queues.enqueue(item);
-    if (signal !== undefined) {
-      item.signal = signal;
-      signal.addEventListener('abort', item, { once: true });
-    }
+    if (signal !== undefined) this.#queues.watch(item, signal);
     this.emit('enqueued', item);
     this.#dispatcher.pass();
     return promise;
@@ -218,9 +221,9 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     item.state = ItemState.Released;
     this.#outstanding--;
     this.#outstandingTokens -= item.tokens;
-    if (this.#evictor !== undefined) {
+    if (this.#evictor !== undefined && item.evict !== undefined) {
       if (wasRevoked) this.#evictor.released(item);
-      else if (item.revokeController !== undefined) this.#evictor.remove(item);
+      else this.#evictor.remove(item);
     }
     if (outcome.kind === 'success' && outcome.usage !== undefined && !item.flow.removed) {
       item.flow.band.selector.settle?.(item.flow, item.tokens, outcome.usage.promptTokens + outcome.usage.completionTokens);
@@ -230,8 +233,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.#maybeClosed();
   }
 
-  /** @internal the caller's signal aborted while `item` was queued. */
-  onAbort(item: FlowItem): void {
+  #cancel(item: FlowItem): void {
     if (item.state !== ItemState.Queued) return;
     this.#queues.unqueue(item);
     this.#finalize(item, 'EvictedContextCancelled', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request cancelled by the caller while queued'));
@@ -262,13 +264,13 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
   #grant(item: FlowItem, now: number): void {
     const flow = item.flow;
     item.state = ItemState.Dispatched;
-    item.dispatchedAt = now;
     this.#outstanding++;
     this.#outstandingTokens += item.tokens;
     flow.served += item.tokens;
     if (this.#evictor !== undefined && flow.priority < 0) {
-      item.revokeController = new AbortController();
-      item.revoked = item.revokeController.signal;
+      const controller = new AbortController();
+      item.evict = { controller, prev: undefined, next: undefined, reclaimTimer: undefined };
+      item.revoked = controller.signal;
       this.#evictor.add(item);
     }
     const waited = now - item.enqueuedAt;
@@ -277,7 +279,6 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.emit('outcome', item.request, 'Dispatched', waited);
     const resolve = item.resolve;
     item.resolve = undefined;
-    item.reject = undefined;
     resolve?.(item);
   }
 
@@ -286,10 +287,9 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     const waited = this.#clock.now() - item.enqueuedAt;
     this.metrics?.outcome(item.flow.metricCache, item.flow.fairnessId, item.flow.priority, outcome, waited / 1000);
     this.emit('outcome', item.request, outcome, waited);
-    const reject = item.reject;
+    const resolve = item.resolve;
     item.resolve = undefined;
-    item.reject = undefined;
-    reject?.(error);
+    resolve?.(Promise.reject(error));
   }
 
   #maybeClosed(): void {

@@ -2,7 +2,7 @@ import type { BandTemplate } from '../config/types.js';
 import type { FlowSelector, FlowView, QueuedRequest } from '../policies/types.js';
 import type { IdleNode } from '../structures/idle-list.js';
 import { IndexedHeap } from '../structures/indexed-heap.js';
-import { itemBefore, type FlowItem } from './item.js';
+import { itemBefore, type FlowItem, type ItemOwner } from './item.js';
 
 /** Per-flow cache of bound metric children, filled lazily by the metrics module. */
 export type MetricCache = Record<string, unknown>;
@@ -11,6 +11,8 @@ export type MetricCache = Record<string, unknown>;
 export class Flow implements FlowView, IdleNode {
   readonly fairnessId: string;
   readonly band: Band;
+  /** The controller, reached through the flow so each item saves a field. */
+  readonly owner: ItemOwner;
   readonly queue = new IndexedHeap<FlowItem>(itemBefore, {
     get: (i) => i.queueIndex,
     set: (i, at) => (i.queueIndex = at),
@@ -26,9 +28,10 @@ export class Flow implements FlowView, IdleNode {
   idleNext: IdleNode | undefined = undefined;
   idle = false;
 
-  constructor(band: Band, fairnessId: string) {
+  constructor(band: Band, fairnessId: string, owner: ItemOwner) {
     this.band = band;
     this.fairnessId = fairnessId;
+    this.owner = owner;
   }
 
   get priority(): number {

@@ -25,65 +25,75 @@ export type ItemState = (typeof ItemState)[keyof typeof ItemState];
 export interface ItemOwner {
   /** The caller released a granted item. */
   onRelease(item: FlowItem, outcome: RequestOutcome): void;
-  /** The caller's AbortSignal fired. */
-  onAbort(item: FlowItem): void;
 }
+
+/** Bookkeeping of a grant that eviction may revoke (allocated only for those grants). */
+export interface EvictionState {
+  /** Aborts the grant's `revoked` signal. */
+  readonly controller: AbortController;
+  /** Neighbours in the evictor's victim list. */
+  prev: FlowItem | undefined;
+  next: FlowItem | undefined;
+  /** Pending reclaim timeout once revoked. */
+  reclaimTimer: TimerHandle | undefined;
+}
+
+/** `expiresAt` of an item that never expires (a small integer keeps the field unboxed). */
+export const NEVER = -1;
 
 /**
  * One admitted request: queue entry while it waits, then the caller's {@link AdmissionGrant}.
- * One object plays both roles, and it is its own abort listener (`handleEvent`), so queueing a
- * request allocates nothing else besides the promise.
+ * One object plays both roles. Fields are kept few and, where possible, small integers, because
+ * this object is most of what a queued request costs (see docs/benchmarks/flow-control.md).
  */
 export class FlowItem implements QueuedRequest, AdmissionGrant {
   readonly request: SchedulingRequest;
   readonly seq: number;
-  readonly byteSize: number;
   readonly tokens: number;
   readonly flow: Flow;
-  readonly owner: ItemOwner;
+  /** Whole milliseconds (see `QueueSet.enqueue`). */
   enqueuedAt: number;
-  deadline = Infinity;
-  /** Current expiry (may move when the pool flips between empty and non-empty). */
-  expiresAt = Infinity;
-  /** TTL the item is subject to while the pool has endpoints (Infinity = none). */
+  /** Current expiry, or NEVER; moves when the pool flips between empty and non-empty. */
+  expiresAt = NEVER;
+  /** TTL while the pool has endpoints; 0 = none. */
   ttlMs: number;
-  /** Absolute deadline from the caller (Infinity = none). */
+  /** Absolute deadline from the caller; NEVER = none. */
   callerDeadline: number;
   orderKey = 0;
   queueIndex = -1;
   ttlIndex = -1;
   state: ItemState = ItemState.New;
-  dispatchedAt = 0;
-  signal: AbortSignal | undefined;
-  resolve: ((grant: AdmissionGrant) => void) | undefined;
-  reject: ((error: unknown) => void) | undefined;
+  signal: AbortSignal | undefined = undefined;
+  /**
+   * Settles the caller's promise. Only the resolve function is kept (the reject function would
+   * cost another closure per queued request); rejections resolve with a rejected promise.
+   */
+  resolve: ((grant: AdmissionGrant | PromiseLike<AdmissionGrant>) => void) | undefined = undefined;
+  evict: EvictionState | undefined = undefined;
   /** Present only on grants that eviction may revoke. */
   revoked?: AbortSignal;
-  revokeController: AbortController | undefined;
-  victimPrev: FlowItem | undefined;
-  victimNext: FlowItem | undefined;
-  reclaimTimer: TimerHandle | undefined;
 
-  constructor(owner: ItemOwner, flow: Flow, request: SchedulingRequest, seq: number, now: number, tokens: number, ttlMs: number, callerDeadline: number) {
-    this.owner = owner;
+  constructor(flow: Flow, request: SchedulingRequest, seq: number, now: number, tokens: number, ttlMs: number, callerDeadline: number) {
     this.flow = flow;
     this.request = request;
     this.seq = seq;
-    this.byteSize = request.request.byteSize;
     this.tokens = tokens;
     this.enqueuedAt = now;
     this.ttlMs = ttlMs;
     this.callerDeadline = callerDeadline;
   }
 
-  /** Returns the slot (grant side). Calls after the first are ignored. */
-  release(outcome: RequestOutcome): void {
-    this.owner.onRelease(this, outcome);
+  get byteSize(): number {
+    return this.request.request.byteSize;
   }
 
-  /** AbortSignal listener (EventListenerObject), so no closure per queued request. */
-  handleEvent(): void {
-    this.owner.onAbort(this);
+  get deadline(): number {
+    return this.expiresAt === NEVER ? Infinity : this.expiresAt;
+  }
+
+  /** Returns the slot (grant side). Calls after the first are ignored. */
+  release(outcome: RequestOutcome): void {
+    this.flow.owner.onRelease(this, outcome);
   }
 }
 

@@ -2,13 +2,21 @@ import type { Clock, EndpointPool } from '@switchyard/core';
 import type { FlowControlConfig } from '../config/types.js';
 import { BandTable, type BandTableHooks } from './bands.js';
 import { Flow, type Band } from './flow.js';
-import { ItemState, type FlowItem } from './item.js';
+import { ItemState, NEVER, type FlowItem, type ItemOwner } from './item.js';
 import { TtlTracker } from './ttl.js';
 
+/** What the queues report back to the controller. */
+export interface QueueEvents {
+  /** A queued item's TTL ran out (already out of the TTL heap). */
+  expire(item: FlowItem): void;
+  /** A queued item's caller aborted. */
+  abort(item: FlowItem): void;
+}
+
 /**
- * All queued items: the band table, the flows' queues, the fairness selectors and the TTL
- * tracker, kept consistent by the four operations here (enqueue, unqueue, take for dispatch,
- * pool flip).
+ * All queued items: the band table, the flows' queues, the fairness selectors, the TTL tracker
+ * and the caller signals, kept consistent by the four operations here (enqueue, unqueue, take for
+ * dispatch, pool flip).
  */
 export class QueueSet {
   readonly table: BandTable;
@@ -16,16 +24,45 @@ export class QueueSet {
   readonly #config: FlowControlConfig;
   readonly #clock: Clock;
   readonly #pool: EndpointPool;
+  readonly #events: QueueEvents;
+  // One shared abort listener and a weak map from signal to its queued item(s): cheaper than a
+  // listener object per request, and dispatch need not unregister anything (the listener is
+  // idempotent and registered at most once per signal).
+  readonly #bySignal = new WeakMap<AbortSignal, FlowItem | FlowItem[]>();
+  readonly #onAbort = (event: Event): void => {
+    const signal = event.target as AbortSignal;
+    const entry = this.#bySignal.get(signal);
+    if (entry === undefined) return;
+    this.#bySignal.delete(signal);
+    for (const item of Array.isArray(entry) ? [...entry] : [entry]) {
+      item.signal = undefined;
+      this.#events.abort(item);
+    }
+  };
   #poolEmpty: boolean;
   #lastFlip = -Infinity;
 
-  constructor(config: FlowControlConfig, clock: Clock, pool: EndpointPool, hooks: BandTableHooks, onExpire: (item: FlowItem) => void) {
+  constructor(config: FlowControlConfig, clock: Clock, pool: EndpointPool, hooks: BandTableHooks, owner: ItemOwner, events: QueueEvents) {
     this.#config = config;
     this.#clock = clock;
     this.#pool = pool;
+    this.#events = events;
     this.#poolEmpty = pool.size === 0;
-    this.table = new BandTable(config, clock, hooks);
-    this.ttl = new TtlTracker(clock, onExpire);
+    this.table = new BandTable(config, clock, hooks, owner);
+    this.ttl = new TtlTracker(clock, (item) => {
+      events.expire(item);
+    });
+  }
+
+  /** Cancels `item` when `signal` aborts while it is queued. */
+  watch(item: FlowItem, signal: AbortSignal): void {
+    item.signal = signal;
+    const entry = this.#bySignal.get(signal);
+    if (entry === undefined) {
+      this.#bySignal.set(signal, item);
+      signal.addEventListener('abort', this.#onAbort);
+    } else if (Array.isArray(entry)) entry.push(item);
+    else this.#bySignal.set(signal, [entry, item]);
   }
 
   /** Queues `item`: expiry, ordering key, flow queue, counters, selector, TTL. */
@@ -33,7 +70,6 @@ export class QueueSet {
     const flow = item.flow;
     const band = flow.band;
     item.expiresAt = this.#expiry(item);
-    item.deadline = item.expiresAt;
     item.orderKey = band.settings.ordering.key(item);
     item.state = ItemState.Queued;
     const wasEmpty = flow.queue.size === 0;
@@ -96,16 +132,22 @@ export class QueueSet {
   #detach(item: FlowItem): void {
     this.table.removed(item.flow, item.byteSize);
     this.ttl.untrack(item);
-    if (item.signal !== undefined) {
-      item.signal.removeEventListener('abort', item);
-      item.signal = undefined;
+    const signal = item.signal;
+    if (signal === undefined) return;
+    item.signal = undefined;
+    const entry = this.#bySignal.get(signal);
+    if (entry === item) this.#bySignal.delete(signal);
+    else if (Array.isArray(entry)) {
+      entry.splice(entry.indexOf(item), 1);
+      if (entry.length === 0) this.#bySignal.delete(signal);
     }
   }
 
   #expiry(item: FlowItem): number {
-    const noEndpointTtl = this.#config.noEndpointRequestTtlMs;
-    const ttl = this.#poolEmpty ? (noEndpointTtl > 0 ? noEndpointTtl : Infinity) : item.ttlMs;
+    const ttl = this.#poolEmpty ? this.#config.noEndpointRequestTtlMs : item.ttlMs;
     // Queue time is charged from the later of enqueue and the last empty/non-empty flip of the pool.
-    return Math.min(item.callerDeadline, Math.max(item.enqueuedAt, this.#lastFlip) + ttl);
+    const byTtl = ttl > 0 ? Math.max(item.enqueuedAt, this.#lastFlip) + ttl : Infinity;
+    const at = Math.min(byTtl, item.callerDeadline === NEVER ? Infinity : item.callerDeadline);
+    return at === Infinity ? NEVER : at;
   }
 }

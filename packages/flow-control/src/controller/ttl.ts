@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from '@switchyard/core';
 import { IndexedHeap } from '../structures/indexed-heap.js';
-import { expiresBefore, type FlowItem } from './item.js';
+import { NEVER, expiresBefore, type FlowItem } from './item.js';
 
 /**
  * Expires queued items exactly when their TTL runs out: one heap ordered by expiry and a single
@@ -29,7 +29,7 @@ export class TtlTracker {
 
   /** Starts watching `item` (no-op when it never expires). */
   track(item: FlowItem): void {
-    if (item.expiresAt === Infinity) return;
+    if (item.expiresAt === NEVER) return;
     this.#heap.push(item);
     if (item.expiresAt < this.#armedAt) this.#arm();
   }
@@ -44,7 +44,7 @@ export class TtlTracker {
   /** Replaces the watched set after expiries were recomputed in bulk (pool flips). */
   rebuild(items: Iterable<FlowItem>): void {
     this.#heap.drain();
-    for (const item of items) if (item.expiresAt !== Infinity) this.#heap.push(item);
+    for (const item of items) if (item.expiresAt !== NEVER) this.#heap.push(item);
     this.#disarm();
     this.#arm();
   }
