@@ -8,7 +8,7 @@ export default defineConfig([
     dts: true,
     target: 'node20',
     sourcemap: true,
-    clean: true,
+    clean: ['index.*'],
     treeshake: true,
     // The proto directory is located relative to the module file; the shim gives CJS an import.meta.url.
     shims: true,
@@ -20,7 +20,7 @@ export default defineConfig([
     dts: false,
     target: 'node20',
     sourcemap: true,
-    clean: false,
+    clean: ['cli.*'],
     banner: { js: '#!/usr/bin/env node' },
   },
 ]);

@@ -77,6 +77,9 @@ export interface RunningEpp {
   close(): Promise<void>;
 }
 
+/** The document used without `configText`: nothing but the header, so every llm-d default applies. */
+const DEFAULT_CONFIG = { apiVersion: 'inference.networking.x-k8s.io/v1alpha1', kind: 'EndpointPickerConfig' };
+
 /** Core's built-ins plus flow control's and prefix-index's plugins (prefix-index's PD decider replaces core's). */
 async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetrics: PrefixIndexMetrics): Promise<PluginRegistry> {
   const registry = base ?? createDefaultRegistry();
@@ -102,7 +105,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   for (const e of options.endpoints) pool.add(typeof e === 'string' ? { address: e } : e);
   const prefixMetrics = createPrefixIndexMetrics();
   const registry = await registryWithPlugins(options.registry, prefixMetrics);
-  const config = loadConfig(options.configText, { registry, pool, clock });
+  const config = loadConfig(options.configText ?? DEFAULT_CONFIG, { registry, pool, clock });
   const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
   const schedulerMetrics = new SchedulerMetrics();
   const flowController = flowControllerForConfig(config, { pool, clock });

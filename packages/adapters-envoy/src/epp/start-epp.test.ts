@@ -1,0 +1,38 @@
+import { startEpp } from '@switchyard/envoy';
+import { describe, expect, it } from 'vitest';
+import { EnvoyEmulator } from '../test-support/envoy-client.js';
+import { reqBody, reqHeaders, setHeaders } from '../test-support/wire-helpers.js';
+
+describe('startEpp', () => {
+  it('runs with llm-d defaults when no config is given (prefix-aware scoring, no flow control)', async () => {
+    const lines: string[] = [];
+    const epp = await startEpp({ endpoints: ['10.9.0.1:8000', '10.9.0.2:8000'], host: '127.0.0.1', grpcPort: 0, metricsPort: false, scrapeIntervalMs: false, log: (l) => lines.push(l) });
+    try {
+      expect(epp.flowController).toBeUndefined();
+      const effective = lines.join('\n');
+      expect(effective).toContain('queue-scorer');
+      expect(effective).toContain('kv-cache-utilization-scorer');
+      expect(effective).toContain('prefix-cache-scorer');
+      const envoy = new EnvoyEmulator(epp.server.port);
+      const s = envoy.open();
+      s.send(reqHeaders({ ':method': 'POST', ':path': '/v1/completions' }));
+      s.send(reqBody('{"model":"m","prompt":"hi"}', true));
+      const [head] = await s.waitFor(1);
+      expect(setHeaders(head!.request_headers!.response.header_mutation)['x-gateway-destination-endpoint']).toMatch(/^10\.9\.0\.[12]:8000$/);
+      s.cancel();
+      await s.ended;
+      envoy.close();
+    } finally {
+      await epp.close();
+    }
+  });
+
+  it('closes the gRPC server when the metrics port cannot be bound', async () => {
+    const first = await startEpp({ endpoints: ['10.9.0.1:8000'], host: '127.0.0.1', grpcPort: 0, metricsPort: 0, scrapeIntervalMs: false, log: () => undefined });
+    try {
+      await expect(startEpp({ endpoints: ['10.9.0.1:8000'], host: '127.0.0.1', grpcPort: 0, metricsPort: first.metricsServer!.port, scrapeIntervalMs: false, log: () => undefined })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await first.close();
+    }
+  });
+});
