@@ -6,7 +6,7 @@
 import { bench, describe } from 'vitest';
 import type { PromptView } from '@switchyard/core';
 import { createPrefixHasher, encodePromptBytes } from '@switchyard/prefix-index';
-import { medianMs, prng } from './stats.js';
+import { prng, timeMs, type Timing } from './stats.js';
 
 const hasher = await createPrefixHasher();
 const rand = prng(1);
@@ -23,13 +23,15 @@ const bytes = encodePromptBytes({ kind: 'text', texts: [text] })[0] as Uint8Arra
 const root = hasher.rootKey('meta-llama/Llama-3.1-8B-Instruct');
 const opts = { blockSizeTokens: 64 };
 
-const copy = medianMs(() => Buffer.from(bytes), 400);
-const hash = medianMs(() => hasher.chainBytes(bytes, root, opts), 400);
-const full = medianMs(() => hasher.hashPrompts(encodePromptBytes(chat), 'meta-llama/Llama-3.1-8B-Instruct', undefined, opts), 200);
+const copy = timeMs(() => Buffer.from(bytes), 400);
+const hash = timeMs(() => hasher.chainBytes(bytes, root, opts), 400);
+const full = timeMs(() => hasher.hashPrompts(encodePromptBytes(chat), 'meta-llama/Llama-3.1-8B-Instruct', undefined, opts), 200);
 const gbps = (ms: number): string => (bytes.byteLength / (ms / 1000) / 1e9).toFixed(2);
+const show = (t: Timing): string => `median ${t.median.toFixed(3)} ms (${gbps(t.median)} GB/s), min ${t.min.toFixed(3)} ms (${gbps(t.min)} GB/s)`;
 console.log(
-  `[hash] ${bytes.byteLength} bytes, ${Math.ceil(bytes.byteLength / 256)} blocks | median ms: Buffer.from copy ${copy.toFixed(3)} (${gbps(copy)} GB/s), ` +
-    `hash ${hash.toFixed(3)} (${gbps(hash)} GB/s, ${(hash / copy).toFixed(1)}× copy), encode chat + hash ${full.toFixed(3)} (${gbps(full)} GB/s)`,
+  `[hash] ${bytes.byteLength} bytes, ${Math.ceil(bytes.byteLength / 256)} blocks of 64 tokens\n` +
+    `  Buffer.from copy: ${show(copy)}\n  chained hash:     ${show(hash)}; ×copy median ${(hash.median / copy.median).toFixed(1)}, min ${(hash.min / copy.min).toFixed(1)}\n` +
+    `  encode chat + hash: ${show(full)}`,
 );
 
 describe('800 KB prompt', () => {

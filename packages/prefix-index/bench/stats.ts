@@ -3,8 +3,16 @@
  * so numbers do not depend on vitest bench's table (which has no median).
  */
 
-/** Median of `runs` timed calls of `fn` (after `warmup` untimed calls), in ms. */
-export function medianMs(fn: () => unknown, runs: number, warmup = Math.ceil(runs / 5)): number {
+/** Median and minimum of a set of timings, ms. */
+export interface Timing {
+  /** Median. */
+  readonly median: number;
+  /** Minimum (least disturbed by other processes). */
+  readonly min: number;
+}
+
+/** Median and minimum of `runs` timed calls of `fn` (after `warmup` untimed calls), in ms. */
+export function timeMs(fn: () => unknown, runs: number, warmup = Math.ceil(runs / 5)): Timing {
   for (let i = 0; i < warmup; i++) fn();
   const times = new Float64Array(runs);
   for (let i = 0; i < runs; i++) {
@@ -13,7 +21,7 @@ export function medianMs(fn: () => unknown, runs: number, warmup = Math.ceil(run
     times[i] = performance.now() - t0;
   }
   times.sort();
-  return times[Math.floor(runs / 2)] ?? Number.NaN;
+  return { median: times[Math.floor(runs / 2)] ?? Number.NaN, min: times[0] ?? Number.NaN };
 }
 
 /** Forces two full GCs (needs `--expose-gc`) and returns heap + external bytes (external includes array buffers). */

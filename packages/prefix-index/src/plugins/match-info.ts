@@ -6,7 +6,7 @@ import { matchInfoAttribute } from './attributes.js';
 const ZERO_MATCH = { weightedBlocks: 0, cachedBlocks: 0 };
 
 /**
- * Turns an index match into per-candidate {@link PrefixMatchInfo} (every candidate gets an entry,
+ * Turns an index match into per-candidate `PrefixMatchInfo` (every candidate gets an entry,
  * zero when it holds nothing, as llm-d does), writes it under the shared attribute and the
  * producer's named attribute, and records hit metrics for the best candidate.
  * @public

@@ -20,6 +20,8 @@ export class TierTable {
   /** Slot of speculative (not yet confirmed) entries. */
   readonly speculativeSlot: number;
   readonly #bySlot = new Map<string, number>();
+  #lastMedium = '';
+  #lastSlot = 0;
 
   constructor(weights: Readonly<Record<string, number>>, otherWeight: number, speculativeWeight: number) {
     const entries = Object.entries(weights).map(([n, w]) => [n.toLowerCase(), w] as const);
@@ -34,6 +36,7 @@ export class TierTable {
     this.speculativeSlot = names.length + 1;
     this.weights[this.otherSlot] = otherWeight;
     this.weights[this.speculativeSlot] = speculativeWeight;
+    this.#lastSlot = this.otherSlot;
   }
 
   /** Number of slots (configured media + other + speculative). */
@@ -43,6 +46,11 @@ export class TierTable {
 
   /** Slot of a (lower-case) medium. */
   slotOf(medium: string): number {
-    return this.#bySlot.get(medium) ?? this.otherSlot;
+    // Nearly every event names the same medium: skip the map lookup for a repeat.
+    if (medium === this.#lastMedium) return this.#lastSlot;
+    const slot = this.#bySlot.get(medium) ?? this.otherSlot;
+    this.#lastMedium = medium;
+    this.#lastSlot = slot;
+    return slot;
   }
 }

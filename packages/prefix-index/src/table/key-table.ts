@@ -135,13 +135,20 @@ export class KeyTable {
   #resize(capacity: number): void {
     const oldKeys = this.#keys;
     const oldValues = this.#values;
-    this.#keys = new Float64Array(capacity);
-    this.#values = new Int32Array(capacity).fill(EMPTY);
-    this.#mask = capacity - 1;
-    this.#size = 0;
-    for (let i = 0; i < oldValues.length; i++) {
-      const v = oldValues[i] as number;
-      if (v !== EMPTY) this.set(oldKeys[i] as number, v);
+    const keys = new Float64Array(capacity);
+    const values = new Int32Array(capacity).fill(EMPTY);
+    const mask = capacity - 1;
+    for (let j = 0; j < oldValues.length; j++) {
+      const v = oldValues[j] as number;
+      if (v === EMPTY) continue;
+      const k = oldKeys[j] as number;
+      let i = mix(k) & mask;
+      while (values[i] !== EMPTY) i = (i + 1) & mask;
+      keys[i] = k;
+      values[i] = v;
     }
+    this.#keys = keys;
+    this.#values = values;
+    this.#mask = mask;
   }
 }
