@@ -1,5 +1,6 @@
 import type { BlockRemovedEvent, KvEvent } from './kv-events.js';
 import { CpuTier } from './cpu-tier.js';
+import { BlockHashTable } from '../util/hash-table.js';
 
 /**
  * What the block manager needs from a request holding blocks.
@@ -39,7 +40,7 @@ export class BlockManager {
   #head = -1;
   #tail = -1;
   #numFree = 0;
-  readonly #cached = new Map<number, number>();
+  readonly #cached: BlockHashTable;
   readonly #cpu: CpuTier | undefined;
   #events: KvEvent[] | undefined;
   #removed: BlockRemovedEvent | undefined;
@@ -58,6 +59,7 @@ export class BlockManager {
     this.#prev = new Int32Array(numBlocks);
     this.#next = new Int32Array(numBlocks);
     this.#inFree = new Uint8Array(numBlocks);
+    this.#cached = new BlockHashTable(numBlocks);
     this.#cpu = numCpuBlocks > 0 ? new CpuTier(numCpuBlocks) : undefined;
     for (let b = 0; b < numBlocks; b++) this.#append(b);
   }
@@ -109,7 +111,8 @@ export class BlockManager {
 
   /** Block holding `hash` in the GPU cache, if any. */
   lookup(hash: number): number | undefined {
-    return this.#cached.get(hash);
+    const b = this.#cached.get(hash);
+    return b < 0 ? undefined : b;
   }
 
   /** Free-list order, head (next to evict) first. */
@@ -130,7 +133,7 @@ export class BlockManager {
     let evictable = 0;
     while (gpu < limit) {
       const block = this.#cached.get(hashes[gpu] ?? 0);
-      if (block === undefined) break;
+      if (block < 0) break;
       if (this.#inFree[block] === 1) evictable++;
       gpu++;
     }
@@ -150,7 +153,7 @@ export class BlockManager {
     if (needed + evictable > this.#numFree) return false;
     const table = seq.blockTable;
     for (let i = 0; i < gpuHits; i++) {
-      const block = this.#cached.get(seq.hashes[i] ?? 0) ?? -1;
+      const block = this.#cached.get(seq.hashes[i] ?? 0);
       if (this.#inFree[block] === 1) this.#unlink(block);
       this.#ref[block] = (this.#ref[block] ?? 0) + 1;
       table.push(block);

@@ -11,6 +11,9 @@ const EMPTY = new Uint8Array(0);
  */
 export function itemRequest(item: WorkloadItem, tokens: Uint32Array, model: string): InferenceRequest {
   const target = item.adapter ?? model;
+  // A plain loop: Array.from on a typed array is several times slower for 100K-token prompts.
+  const ids = new Array<number>(tokens.length);
+  for (let i = 0; i < tokens.length; i++) ids[i] = tokens[i] ?? 0;
   return {
     id: item.id,
     path: '/v1/completions',
@@ -19,7 +22,7 @@ export function itemRequest(item: WorkloadItem, tokens: Uint32Array, model: stri
     model: target,
     stream: true,
     maxOutputTokens: item.maxOutputTokens,
-    prompt: { kind: 'tokens', tokenIds: [Array.from(tokens)] },
+    prompt: { kind: 'tokens', tokenIds: [ids] },
     cacheSalt: undefined,
     byteSize: tokens.length * 6 + 64,
     body: { model: target, max_tokens: item.maxOutputTokens, stream: true },

@@ -3,3 +3,4 @@ export type { Rng } from './prng.js';
 export { chainRoot, hashBlock, hashBlocks } from './block-hash.js';
 export { Deque } from './deque.js';
 export { Histogram } from './histogram.js';
+export { BlockHashTable } from './hash-table.js';
