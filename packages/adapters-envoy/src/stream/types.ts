@@ -12,7 +12,7 @@ import type {
 import type { ProcessingResponse } from '../wire/messages.js';
 
 /**
- * Turns a buffered HTTP request into an {@link InferenceRequest}: core's `parseRequest` unless
+ * Turns a buffered HTTP request into an `InferenceRequest`: core's `parseRequest` unless
  * replaced. Throws a SwitchyardError (`BAD_REQUEST`, `PAYLOAD_TOO_LARGE`) on bad input.
  * @public
  */

@@ -3,7 +3,7 @@ import { setHeader } from './headers.js';
 import type { ProcessingResponse } from './messages.js';
 
 /**
- * Turns a {@link SwitchyardError} into an `ImmediateResponse`: the contract's HTTP status, its
+ * Turns a `SwitchyardError` into an `ImmediateResponse`: the contract's HTTP status, its
  * `x-llm-d-request-dropped-reason` header, and an OpenAI-style JSON body whose message reads
  * `inference error: <CODE> - <why>`. `details` (access logs' `%RESPONSE_CODE_DETAILS%`) is
  * `switchyard_<code>`, without whitespace as Envoy requires.
