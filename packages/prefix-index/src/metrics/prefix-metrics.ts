@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
-import { OncePerCauseLogger, silentLogger, type Logger } from '../api/logger.js';
+import { consoleLogger, OncePerCauseLogger, type Logger } from '../api/logger.js';
 import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
 
 /**
@@ -45,7 +45,7 @@ export interface PrefixIndexMetrics {
 export interface PrefixIndexMetricsOptions {
   /** Registry to register in (default: a new one, so nothing leaks into prom-client's global registry). */
   readonly registry?: Registry;
-  /** Where first occurrences of error causes are logged. */
+  /** Where first occurrences of error causes are logged (default: console). */
   readonly logger?: Logger;
 }
 
@@ -62,7 +62,7 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
   const registers = [registry];
   const counter = (name: string, help: string, labelNames: string[] = []): Counter =>
     getOr(registry, name, () => new Counter({ name, help, labelNames, registers }));
-  const log = new OncePerCauseLogger(options.logger ?? silentLogger);
+  const log = new OncePerCauseLogger(options.logger ?? consoleLogger);
   const errors = counter('switchyard_kv_event_errors_total', 'KV-event payloads, frames or events rejected or skipped, by cause.', ['cause']);
   const events = counter('switchyard_kv_events_total', 'KV events applied to the precise prefix index, by type.', ['type']);
   const blocks = counter('switchyard_kv_event_blocks_total', 'Blocks named by applied KV events, by event type.', ['type']);

@@ -1,6 +1,6 @@
 import type { PluginDefinition, PluginRegistry } from '@switchyard/core';
 import type { Registry } from 'prom-client';
-import { silentLogger, type Logger } from '../api/logger.js';
+import { consoleLogger, type Logger } from '../api/logger.js';
 import { createPrefixHasher, type PrefixHasher } from '../hashing/prefix-hasher.js';
 import { createPrefixIndexMetrics, type PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import type { ZmqModule } from '../subscriber/zmq-types.js';
@@ -25,7 +25,7 @@ export interface PrefixIndexPluginOptions {
   readonly metrics?: PrefixIndexMetrics;
   /** prom-client registry for the default metrics (default: a private one). */
   readonly registry?: Registry;
-  /** Logger for first occurrences of problems (default: silent). */
+  /** Logger for first occurrences of problems (default: console). */
   readonly logger?: Logger;
   /** Tokenizer for `token-producer` with `backend: custom`. */
   readonly tokenizer?: Tokenizer;
@@ -46,7 +46,7 @@ export interface PrefixIndexPluginOptions {
  * @public
  */
 export async function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): Promise<PluginDefinition[]> {
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? consoleLogger;
   const env: PrefixPluginEnv = {
     hasher: options.hasher ?? (await createPrefixHasher()),
     metrics: options.metrics ?? createPrefixIndexMetrics({ logger, ...(options.registry === undefined ? {} : { registry: options.registry }) }),

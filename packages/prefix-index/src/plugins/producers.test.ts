@@ -10,6 +10,7 @@ import {
   PrefixAttributes,
   registerPrefixIndexPlugins,
   TokenProducer,
+  silentLogger,
   type PrefixHasher,
 } from '@switchyard/prefix-index';
 import { FakeEngine, seq } from '../precise/test-helpers.js';
@@ -23,14 +24,14 @@ beforeAll(async () => {
 describe('token-producer', () => {
   it('estimate backend: pseudo-token bytes and count, no token ids', async () => {
     const req = schedReq({ kind: 'chat', toolsJson: undefined, messages: [{ role: 'user', content: 'hello' }] });
-    await new TokenProducer('t', undefined, { metrics: createPrefixIndexMetrics() }).produce(ctx(), req, []);
+    await new TokenProducer('t', undefined, { metrics: createPrefixIndexMetrics({ logger: silentLogger }) }).produce(ctx(), req, []);
     expect(req.attributes.get(Attributes.tokens)).toBeUndefined();
     expect(req.attributes.get(Attributes.promptTokenCount)).toBe(3);
     expect(req.attributes.get(PrefixAttributes.promptBytes)?.estimated).toBe(true);
   });
 
   it('passes token-id prompts through and uses a tokenizer when configured', async () => {
-    const m = createPrefixIndexMetrics();
+    const m = createPrefixIndexMetrics({ logger: silentLogger });
     const ids = schedReq(tokensPrompt([1, 2, 3]));
     await new TokenProducer('t', undefined, { metrics: m }).produce(ctx(), ids, []);
     expect(ids.attributes.get(Attributes.tokens)).toEqual([[1, 2, 3]]);
@@ -44,7 +45,7 @@ describe('token-producer', () => {
   });
 
   it('falls back to the estimate when the tokenizer fails, counting the error', async () => {
-    const m = createPrefixIndexMetrics();
+    const m = createPrefixIndexMetrics({ logger: silentLogger });
     const req = schedReq({ kind: 'text', texts: ['abcdefgh'] });
     const failing = functionTokenizer(() => {
       throw new Error('down');
@@ -112,7 +113,7 @@ describe('approximate producer (llm-d case 8)', () => {
 describe('precise producer', () => {
   it('matches real token ids against pushed KV events, tier-weighted', async () => {
     const pool = poolOf('a', 'b');
-    const m = createPrefixIndexMetrics();
+    const m = createPrefixIndexMetrics({ logger: silentLogger });
     const p = new PrecisePrefixProducer({ hasher, pool, blockSizeTokens: 4, modelName: 'm', metrics: m, subscribe: false });
     const engine = new FakeEngine(4);
     const tokens = seq(20);
@@ -131,7 +132,7 @@ describe('precise producer', () => {
   });
 
   it('publishes nothing without real token ids and says why', async () => {
-    const m = createPrefixIndexMetrics();
+    const m = createPrefixIndexMetrics({ logger: silentLogger });
     const p = new PrecisePrefixProducer({ hasher, metrics: m, subscribe: false });
     const req = schedReq({ kind: 'text', texts: ['hello'] });
     p.produce(ctx(), req, poolOf('a').list());
@@ -151,7 +152,7 @@ describe('precise producer', () => {
   });
 
   it('counts a subscriber that cannot start instead of crashing', async () => {
-    const m = createPrefixIndexMetrics();
+    const m = createPrefixIndexMetrics({ logger: silentLogger });
     const throwing = function (): never {
       throw new Error('no zmq here');
     };

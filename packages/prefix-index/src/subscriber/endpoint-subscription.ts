@@ -69,6 +69,8 @@ export class EndpointSubscription {
   #closed = false;
   /** Model of the latest live topic; replayed batches carry no topic. */
   #model: string | undefined;
+  /** Aborted on close, so a running replay releases its socket at once. */
+  readonly #lifetime = new AbortController();
 
   constructor(endpointId: string, address: KvEndpointAddress, dialect: KvEventDialect, ctx: SubscriptionContext) {
     this.endpointId = endpointId;
@@ -109,6 +111,7 @@ export class EndpointSubscription {
   /** Closes the sockets; the endpoint's index entries are left to the caller. */
   close(): void {
     this.#closed = true;
+    this.#lifetime.abort();
     if (this.#connected) this.#ctx.metrics.subscriptions.dec();
     this.#connected = false;
     this.#socket?.close();
@@ -190,6 +193,7 @@ export class EndpointSubscription {
       fromSeq,
       clock: this.#ctx.clock,
       timeoutMs: this.#ctx.replayTimeoutMs,
+      signal: this.#lifetime.signal,
       onBatch: (seq, payload) => {
         if (this.#closed) return;
         const last = this.#lastSeq;
@@ -198,6 +202,7 @@ export class EndpointSubscription {
         this.#apply({ seq, payload, model: this.#model });
       },
     }).then((outcome) => {
+      if (this.#closed) return;
       const result = outcome !== 'complete' ? 'failure' : incomplete ? 'incomplete' : 'success';
       this.#ctx.metrics.replays.inc({ outcome: result });
       if (outcome !== 'complete') {

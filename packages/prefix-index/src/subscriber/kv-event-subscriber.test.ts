@@ -7,6 +7,7 @@ import {
   KvEventSubscriber,
   PreciseKvIndex,
   type KvEvent,
+  silentLogger,
   type PrefixHasher,
 } from '@switchyard/prefix-index';
 import { FakeEngine, seq } from '../precise/test-helpers.js';
@@ -48,10 +49,10 @@ function waitReset(sub: KvEventSubscriber, id: string): Promise<string> {
   });
 }
 
-async function setup(withReplay = true) {
+async function setup(withReplay = true, logged: string[] = []) {
   const pub = await new TestPublisher().start();
   publishers.push(pub);
-  const metrics = createPrefixIndexMetrics();
+  const metrics = createPrefixIndexMetrics({ logger: { warn: (_m, d) => logged.push(String(d?.['cause'])), info: () => undefined } });
   const index = new PreciseKvIndex({ hasher, blockSizeTokens: 4, observer: metrics.observer });
   const sub = await KvEventSubscriber.create({ sink: index, metrics });
   subscribers.push(sub);
@@ -116,7 +117,7 @@ describe('KvEventSubscriber over a real ZMQ publisher on loopback', () => {
   it('applies what it has when the replay socket does not answer, then cools down', async () => {
     const pub = await new TestPublisher().start();
     publishers.push(pub);
-    const metrics = createPrefixIndexMetrics();
+    const metrics = createPrefixIndexMetrics({ logger: silentLogger });
     const index = new PreciseKvIndex({ hasher, blockSizeTokens: 4, observer: metrics.observer });
     const sub = await KvEventSubscriber.create({ sink: index, metrics, replayTimeoutMs: 200 });
     subscribers.push(sub);
@@ -170,18 +171,21 @@ describe('KvEventSubscriber over a real ZMQ publisher on loopback', () => {
     expect(await metricValue(metrics, 'switchyard_kv_event_resets_total', { reason: 'disconnect' })).toBe(1);
   });
 
-  it('counts malformed frames and payloads without crashing, and keeps going', async () => {
-    const { pub, index, sub, metrics } = await setup(false);
-    const done = waitApplied(sub, 'pod-a', 2);
+  it('counts malformed frames and payloads without crashing, logs each cause once, and keeps going', async () => {
+    const logged: string[] = [];
+    const { pub, index, sub, metrics } = await setup(false, logged);
+    const done = waitApplied(sub, 'pod-a', 3);
     await pub.sendRaw(['kv@pod-a@test-model', 'only-two-frames']);
     await pub.sendRaw(['kv@pod-a@test-model', Buffer.alloc(3), Buffer.alloc(1)]);
     await pub.send(0, payload([storeBlocks(0, 2)], 'map'));
     await pub.send(1, Buffer.from([0x93, 0xcb, 0x3f]));
-    await pub.send(2, payload([storeBlocks(2, 3), { type: 'BlockRemoved', blockHashes: [123456], medium: 'gpu' }], 'array'));
+    await pub.send(2, payload([storeBlocks(0, 2)], 'map').subarray(0, 20));
+    await pub.send(3, payload([storeBlocks(2, 3), { type: 'BlockRemoved', blockHashes: [123456], medium: 'gpu' }], 'array'));
     await done;
     expect(cached(index)).toBe(3);
     expect(await metricValue(metrics, 'switchyard_kv_event_errors_total', { cause: 'bad-frame' })).toBe(2);
-    expect(await metricValue(metrics, 'switchyard_kv_event_errors_total', { cause: 'malformed-msgpack' })).toBe(1);
+    expect(await metricValue(metrics, 'switchyard_kv_event_errors_total', { cause: 'malformed-msgpack' })).toBe(2);
+    expect(logged.sort()).toEqual(['bad-frame', 'malformed-msgpack', 'unknown-block']);
     expect(await metricValue(metrics, 'switchyard_kv_event_errors_total', { cause: 'unknown-block' })).toBe(1);
   });
 

@@ -25,6 +25,8 @@ export interface ReplayRequest {
   readonly timeoutMs: number;
   /** Called for every replayed batch, in order. */
   readonly onBatch: (seq: number, payload: Buffer) => void;
+  /** Aborting closes the socket; the request then ends as `failure`. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -40,12 +42,19 @@ export async function requestReplay(request: ReplayRequest): Promise<ReplayOutco
   const dealer = new request.zmq.Dealer();
   dealer.linger = 0;
   // An object, so the timer callback's write is visible to the flow analysis below.
-  const state = { timedOut: false };
+  const state = { timedOut: false, closed: false };
+  const close = (): void => {
+    if (state.closed) return;
+    state.closed = true;
+    dealer.close();
+  };
   const timer = request.clock.setTimeout(() => {
     state.timedOut = true;
-    dealer.close();
+    close();
   }, request.timeoutMs);
+  request.signal?.addEventListener('abort', close, { once: true });
   try {
+    if (request.signal?.aborted === true) return 'failure';
     dealer.connect(request.address);
     await dealer.send([Buffer.alloc(0), encodeSeq(request.fromSeq)]);
     for (;;) {
@@ -63,6 +72,7 @@ export async function requestReplay(request: ReplayRequest): Promise<ReplayOutco
     return state.timedOut ? 'timeout' : 'failure';
   } finally {
     request.clock.clearTimeout(timer);
-    if (!state.timedOut) dealer.close();
+    request.signal?.removeEventListener('abort', close);
+    close();
   }
 }
