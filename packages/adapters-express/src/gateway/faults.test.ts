@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as undiciRequest } from 'undici';
 import OpenAI from 'openai';
@@ -9,9 +10,12 @@ import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.j
 import { deadAddress, get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 
 const chat = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...extra });
-const until = async (cond: () => boolean, what: string): Promise<void> => {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+const until = async (cond: () => boolean | Promise<boolean>, what: string): Promise<void> => {
+  for (let i = 0; i < 400; i++) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`timed out waiting for ${what}`);
 };
 
 describe('gateway faults', () => {
@@ -131,6 +135,35 @@ describe('gateway faults', () => {
     });
     const parsed = JSON.parse(body) as { choices: { message: { content: string } }[] };
     expect(parsed.choices[0]?.message.content.length).toBe(1 << 20);
+  });
+
+  it('serves a client that trickles its body, and forgets one that leaves mid-body', async () => {
+    const { gw, scheduler } = await gateway([up.address]);
+    const url = new URL(gw.url);
+    const body = JSON.stringify(chat());
+    const send = async (pieces: number, leave: boolean): Promise<string> => {
+      const socket = connect(Number(url.port), url.hostname);
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      const closed = new Promise<void>((resolve) => socket.once('close', () => { resolve(); }));
+      socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
+      const size = Math.ceil(body.length / pieces);
+      for (let i = 0; i < pieces; i++) {
+        if (leave && i === pieces - 1) {
+          socket.destroy();
+          break;
+        }
+        socket.write(body.slice(i * size, (i + 1) * size));
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      await closed;
+      return Buffer.concat(chunks).toString();
+    };
+    expect(await send(8, false)).toMatch(/^HTTP\/1\.1 200[\s\S]*Hello from live/);
+    const before = scheduler.decisions.length;
+    expect(await send(8, true)).toBe('');
+    await until(async () => /switchyard_gateway_client_aborts_total\{stage="body"\} 1/.test((await get(`${gw.url}/metrics`)).text), 'body abort metric');
+    expect(scheduler.decisions.length).toBe(before);
   });
 
   it('fails open to a ready endpoint when configured, with a metric', async () => {
