@@ -1,22 +1,28 @@
 // Virtual-time fleet speed: 8 pods (8b-h100), 10 req/s, 8192-token prompts, 256 output tokens,
-// 120 s of arrivals. Prints virtual/wall speed per policy and each policy's cost relative to
-// round-robin measured in the same run. Run after building: npm run build -w @switchyard/simulator
+// 120 s of arrivals. Prints virtual-time / CPU-time speed per policy (best of REPEAT runs, since the
+// build machine is shared) and each policy's CPU cost relative to round-robin in the same run.
+// Usage: npm run build -w @switchyard/simulator && REPEAT=3 node packages/simulator/bench/fleet-speed.mjs [policies...]
 import { builtinPolicy, runVirtualFleet, sharedPrefixWorkload } from '../dist/index.js';
 
 const policies = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['round-robin', 'default', 'precise', 'oracle'];
+const repeat = Number(process.env.REPEAT ?? 3);
 const workload = sharedPrefixWorkload({ numGroups: 32, numPromptsPerGroup: 8, systemPromptLen: 6144, questionLen: 2048, outputLen: 256, rate: 10, durationMs: 120_000, seed: 1 });
 const rows = [];
 for (const name of policies) {
-  // CPU time (user + system) of this process is robust to other load on a shared machine.
-  const cpu0 = process.cpuUsage();
-  const run = await runVirtualFleet(workload, builtinPolicy(name), { pods: 8, profile: '8b-h100', seed: 1 });
-  const cpu = process.cpuUsage(cpu0);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
-  rows.push({ name, wall: run.wallMs, cpu: cpuMs, virtual: run.durationMs, speed: run.durationMs / cpuMs, wallSpeed: run.durationMs / run.wallMs, hit: run.engine.prefixHits / run.engine.prefixQueries, n: run.records.length });
+  let best;
+  for (let k = 0; k < repeat; k++) {
+    // CPU time (user + system) of this process is less sensitive to other load than wall time.
+    const cpu0 = process.cpuUsage();
+    const run = await runVirtualFleet(workload, builtinPolicy(name), { pods: 8, profile: '8b-h100', seed: 1 });
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    if (best === undefined || cpuMs < best.cpu) best = { name, cpu: cpuMs, wall: run.wallMs, virtual: run.durationMs, hit: run.engine.prefixHits / run.engine.prefixQueries, n: run.records.length };
+  }
+  rows.push(best);
 }
 const base = rows.find((r) => r.name === 'round-robin') ?? rows[0];
-console.log(`requests ${rows[0].n}, prompt 8192 tokens, output 256, 10 req/s, 8 pods, node ${process.version}`);
+console.log(`requests ${rows[0].n}, prompt 8192 tokens, output 256, 10 req/s, 8 pods, best of ${repeat}, node ${process.version}`);
 console.log('policy        virtual s    cpu s   wall s   virtual/cpu   virtual/wall   cpu vs round-robin   hit rate');
 for (const r of rows) {
-  console.log(`${r.name.padEnd(12)} ${(r.virtual / 1000).toFixed(1).padStart(9)} ${(r.cpu / 1000).toFixed(2).padStart(8)} ${(r.wall / 1000).toFixed(2).padStart(8)} ${r.speed.toFixed(0).padStart(12)}x ${r.wallSpeed.toFixed(0).padStart(13)}x ${(r.cpu / base.cpu).toFixed(2).padStart(19)}x ${(r.hit * 100).toFixed(1).padStart(9)}%`);
+  console.log(`${r.name.padEnd(12)} ${(r.virtual / 1000).toFixed(1).padStart(9)} ${(r.cpu / 1000).toFixed(2).padStart(8)} ${(r.wall / 1000).toFixed(2).padStart(8)} ${(r.virtual / r.cpu).toFixed(0).padStart(12)}x ${(r.virtual / r.wall).toFixed(0).padStart(13)}x ${(r.cpu / base.cpu).toFixed(2).padStart(19)}x ${(r.hit * 100).toFixed(1).padStart(9)}%`);
 }

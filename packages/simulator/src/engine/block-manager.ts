@@ -17,6 +17,8 @@ export interface KvBlockOwner {
   readonly adapter: string | undefined;
   /** Token id at a position of prompt + output. */
   tokenAt(i: number): number;
+  /** Copies tokens `[start, start + n)` of prompt + output into `out` from index 0. */
+  copyTokens(start: number, n: number, out: number[]): void;
 }
 
 /**
@@ -200,7 +202,7 @@ export class BlockManager {
       // (its tokens and parent), which is what a consumer re-keying from token ids needs.
       const bs = this.blockSize;
       const tokenIds: number[] = new Array<number>((upTo - from) * bs);
-      for (let i = 0; i < tokenIds.length; i++) tokenIds[i] = seq.tokenAt(from * bs + i);
+      seq.copyTokens(from * bs, tokenIds.length, tokenIds);
       events.push({
         type: 'BlockStored',
         blockHashes: seq.hashes.slice(from, upTo),

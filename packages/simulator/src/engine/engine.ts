@@ -59,7 +59,7 @@ export interface EngineSnapshot {
 }
 
 /**
- * A vLLM-like model server in one class, driven entirely by a {@link Clock} and doing no I/O:
+ * A vLLM-like model server in one class, driven entirely by a `Clock` and doing no I/O:
  * continuous batching with chunked prefill, a paged KV cache with prefix caching, LRU eviction,
  * preemption by recompute and an optional CPU tier, LoRA slots, a step-time cost model, and the
  * metrics and KV events a real pod emits. The live HTTP server and the virtual-time fleet both

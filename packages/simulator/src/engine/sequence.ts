@@ -91,6 +91,14 @@ export class Sequence implements EngineRequestView {
     return this.#outputTokens?.[k] ?? syntheticToken(this.#outputSeed, k);
   }
 
+  /** Copies tokens `[start, start + n)` into `out` (a plain loop over the prompt where possible). */
+  copyTokens(start: number, n: number, out: number[]): void {
+    const prompt = this.prompt;
+    const inPrompt = Math.max(0, Math.min(n, this.promptLength - start));
+    for (let i = 0; i < inPrompt; i++) out[i] = prompt[start + i] ?? 0;
+    for (let i = inPrompt; i < n; i++) out[i] = this.tokenAt(start + i);
+  }
+
   /** Makes sure `hashes` covers the first `blocks` full blocks (hashing output blocks as needed). */
   ensureHashes(blocks: number, blockSize: number, scratch: Uint32Array): void {
     for (let b = this.hashes.length; b < blocks; b++) {

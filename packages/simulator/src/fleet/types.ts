@@ -33,7 +33,7 @@ export interface PolicyContext {
 }
 
 /**
- * A routing policy under test: any {@link RequestScheduler} (normally a real `EndpointPicker`),
+ * A routing policy under test: any `RequestScheduler` (normally a real `EndpointPicker`),
  * plus an optional sink for the engines' KV events (delivered after the configured delay).
  * @public
  */

@@ -13,8 +13,39 @@ export function promptLengthOf(parts: readonly PromptPart[]): number {
   return n;
 }
 
+/** Spans shorter than this are generated each time; longer ones are cached. */
+const CACHE_MIN_TOKENS = 256;
+/** Token budget of the span cache (≈64 MiB). */
+const CACHE_MAX_TOKENS = 16 * 1024 * 1024;
+/** Recently generated long spans, least recently used first (Map order). */
+const spanCache = new Map<string, Uint32Array>();
+let cachedTokens = 0;
+
+/** Tokens of a long synthetic span, from the cache when it was generated recently. */
+function spanTokens(seed: number, offset: number, length: number): Uint32Array {
+  const key = `${seed}:${offset}:${length}`;
+  const hit = spanCache.get(key);
+  if (hit !== undefined) {
+    spanCache.delete(key);
+    spanCache.set(key, hit);
+    return hit;
+  }
+  const tokens = new Uint32Array(length);
+  fillSyntheticTokens(tokens, 0, seed, offset, length);
+  spanCache.set(key, tokens);
+  cachedTokens += length;
+  for (const [k, v] of spanCache) {
+    if (cachedTokens <= CACHE_MAX_TOKENS) break;
+    spanCache.delete(k);
+    cachedTokens -= v.length;
+  }
+  return tokens;
+}
+
 /**
- * The token ids of a prompt (or of a workload item's prompt).
+ * The token ids of a prompt (or of a workload item's prompt). Long synthetic spans (shared system
+ * prompts, a conversation's history) are generated once and reused from a bounded cache, since
+ * workloads repeat them request after request.
  * @public
  */
 export function materializePrompt(prompt: readonly PromptPart[] | WorkloadItem): Uint32Array {
@@ -23,6 +54,7 @@ export function materializePrompt(prompt: readonly PromptPart[] | WorkloadItem):
   let at = 0;
   for (const p of parts) {
     if (p instanceof Uint32Array) out.set(p, at);
+    else if (p.length >= CACHE_MIN_TOKENS) out.set(spanTokens(p.seed, p.offset ?? 0, p.length), at);
     else fillSyntheticTokens(out, at, p.seed, p.offset ?? 0, p.length);
     at += partLength(p);
   }
