@@ -1,4 +1,3 @@
 export { PreciseKvIndex } from './precise-index.js';
-export type { PreciseKvIndexOptions } from './precise-index.js';
 export { DEFAULT_TIER_WEIGHTS } from './tiers.js';
-export type { KvIngestProblem, KvIngestObserver, KvBatchSource } from './types.js';
+export type { KvIngestProblem, KvIngestObserver, KvBatchSource, PreciseKvIndexOptions } from './types.js';

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '@switchyard/core';
-import type { BlockKeys, EndpointMatch, PrefixIndex, PrefixIndexStats, PrefixMatchResult } from '../api/types.js';
+import type { BlockKeys, PrefixIndex, PrefixIndexStats, PrefixMatchResult } from '../api/types.js';
 import { tokensToBytes } from '../hashing/prompt-bytes.js';
 import type { PrefixHasher } from '../hashing/prefix-hasher.js';
 import { engineHashHandle } from '../kv-events/hash-value.js';
@@ -9,55 +9,12 @@ import { HandleStore } from './handle-store.js';
 import { HolderTable } from './holder-table.js';
 import { SpeculativeRing } from './speculative-ring.js';
 import { DEFAULT_TIER_WEIGHTS, TierTable } from './tiers.js';
-import type { KvBatchSource, KvIngestObserver, KvIngestProblem } from './types.js';
+import type { KvBatchSource, KvIngestProblem, PreciseKvIndexOptions } from './types.js';
+import { isFullAttention, RootKeyCache, saltOf } from './event-rules.js';
+import { LongestPrefixMatcher } from './prefix-matcher.js';
 
-/**
- * Options of {@link PreciseKvIndex}.
- * @public
- */
-export interface PreciseKvIndexOptions {
-  /** Block hasher (from `createPrefixHasher()`). */
-  readonly hasher: PrefixHasher;
-  /** Block size of the request-side keys, in tokens (partial tails dropped). Default 16. */
-  readonly blockSizeTokens?: number;
-  /** Base model name: the chain root of events without a LoRA name. Default: the topic's model, else ''. */
-  readonly modelName?: string;
-  /** Weight per storage medium. Default `{ gpu: 1.0, cpu: 0.8 }`. */
-  readonly tierWeights?: Readonly<Record<string, number>>;
-  /** Weight of media missing from `tierWeights`. Default 0.8. */
-  readonly otherTierWeight?: number;
-  /** Lifetime of entries added by {@link PreciseKvIndex.add} before the engine confirms them. Default 2000 ms. */
-  readonly speculativeTtlMs?: number;
-  /** Weight of speculative entries. Default 1. */
-  readonly speculativeWeight?: number;
-  /** Engine blocks one endpoint may hold before it is cleared as misbehaving. Default 2,000,000. */
-  readonly maxBlocksPerEndpoint?: number;
-  /** Time source for speculative entries. */
-  readonly clock?: Clock;
-  /** When given, events for endpoints it rejects are dropped (`unknown-endpoint`). */
-  readonly isKnownEndpoint?: (endpointId: string) => boolean;
-  /** Metrics / logging hooks. */
-  readonly observer?: KvIngestObserver;
-}
-
-interface EndpointState {
-  readonly slot: number;
-  handles: HandleStore;
-}
-
-const FULL_ATTENTION = /full|mla/i;
-
-/** The salt vLLM appends to the first block's extra keys: its last string that is not the LoRA name. */
-function saltOf(event: BlockStoredEvent): string | undefined {
-  if (event.cacheSalt !== undefined) return event.cacheSalt;
-  const first = event.extraKeys?.[0];
-  if (!Array.isArray(first)) return undefined;
-  for (let i = first.length - 1; i >= 0; i--) {
-    const v: unknown = first[i];
-    if (typeof v === 'string' && v !== event.loraName) return v;
-  }
-  return undefined;
-}
+/** Per-endpoint state: its slot in the holder table and its engine-hash records. */
+type EndpointState = { readonly slot: number; handles: HandleStore };
 
 /**
  * The precise prefix index, fed by engine KV events. It recomputes its own request-side keys from
@@ -81,24 +38,22 @@ export class PreciseKvIndex implements PrefixIndex {
   readonly #states = new Map<string, EndpointState>();
   readonly #gens: number[] = [];
   readonly #ring = new SpeculativeRing();
+  readonly #matcher = new LongestPrefixMatcher();
   readonly #options: PreciseKvIndexOptions;
   readonly #clock: Clock;
   readonly #maxBlocks: number;
   readonly #ttl: number;
   #keyScratch = new Float64Array(8);
-  readonly #roots = new Map<string, number>();
+  readonly #roots: RootKeyCache;
   readonly #blockWords: Uint32Array;
   readonly #blockBytes: Uint8Array;
-  #run = new Int32Array(64);
-  #cached = new Int32Array(64);
-  #weighted = new Float64Array(64);
-  #touched = new Int32Array(64);
   #lookups = 0;
   #overflows = 0;
 
   constructor(options: PreciseKvIndexOptions) {
     this.#options = options;
     this.#hasher = options.hasher;
+    this.#roots = new RootKeyCache(options.hasher);
     this.blockSizeTokens = options.blockSizeTokens ?? 16;
     if (!(this.blockSizeTokens >= 1)) throw new RangeError(`blockSizeTokens must be ≥ 1, got ${this.blockSizeTokens}`);
     this.#tiers = new TierTable(options.tierWeights ?? DEFAULT_TIER_WEIGHTS, options.otherTierWeight ?? 0.8, options.speculativeWeight ?? 1);
@@ -144,11 +99,7 @@ export class PreciseKvIndex implements PrefixIndex {
       return;
     }
     const model = this.#options.modelName ?? source.model ?? '';
-    let stored = 0;
-    let storedBlocks = 0;
-    let removed = 0;
-    let removedBlocks = 0;
-    let cleared = 0;
+    let [stored, storedBlocks, removed, removedBlocks, cleared] = [0, 0, 0, 0, 0];
     for (const event of batch.events) {
       if (event.type === 'BlockStored') {
         stored++;
@@ -191,54 +142,8 @@ export class PreciseKvIndex implements PrefixIndex {
   /** Longest-prefix match per endpoint, tier-weighted; see the class description. */
   match(keys: BlockKeys, endpointIds?: readonly string[]): PrefixMatchResult {
     if (this.#ring.size > 0) this.#expire(this.#clock.now());
-    this.#ensureScratch();
-    const holders = this.#holders;
-    const weights = this.#tiers.weights;
-    const run = this.#run;
-    const cached = this.#cached;
-    const weighted = this.#weighted;
-    const touched = this.#touched;
-    let nTouched = 0;
-    for (const chain of keys.chains) {
-      for (let i = 0; i < chain.length; i++) {
-        this.#lookups++;
-        let advanced = false;
-        for (let e = holders.table.get(chain[i] as number); e !== -1; e = holders.next[e] as number) {
-          const s = holders.owner[e] as number;
-          if (run[s] !== i) continue;
-          if (cached[s] === 0) touched[nTouched++] = s;
-          run[s] = i + 1;
-          cached[s] = (cached[s] as number) + 1;
-          weighted[s] = (weighted[s] as number) + holders.weightOf(e, weights);
-          advanced = true;
-        }
-        if (!advanced) break;
-      }
-      for (let t = 0; t < nTouched; t++) run[touched[t] as number] = 0;
-    }
-    const byEndpoint = new Map<string, EndpointMatch>();
-    const emit = (s: number, id: string): void => {
-      const c = cached[s] as number;
-      if (c > 0) byEndpoint.set(id, { weightedBlocks: weighted[s] as number, cachedBlocks: c });
-    };
-    if (endpointIds === undefined) {
-      for (let t = 0; t < nTouched; t++) {
-        const s = touched[t] as number;
-        const id = this.#slots.idOf(s);
-        if (id !== undefined) emit(s, id);
-      }
-    } else {
-      for (const id of endpointIds) {
-        const s = this.#slots.get(id);
-        if (s >= 0) emit(s, id);
-      }
-    }
-    for (let t = 0; t < nTouched; t++) {
-      const s = touched[t] as number;
-      cached[s] = 0;
-      weighted[s] = 0;
-    }
-    return { byEndpoint, totalBlocks: keys.totalBlocks };
+    this.#lookups += keys.totalBlocks;
+    return this.#matcher.match(this.#holders, this.#tiers.weights, this.#slots, keys, endpointIds);
   }
 
   /** Forgets an endpoint's cache state but keeps tracking it ("cache unknown", AllBlocksCleared). */
@@ -252,10 +157,8 @@ export class PreciseKvIndex implements PrefixIndex {
 
   /** Forgets an endpoint entirely (it left the pool). */
   removeEndpoint(endpointId: string): void {
-    const state = this.#states.get(endpointId);
-    if (state === undefined) return;
-    this.#holders.removeOwner(state.slot);
-    this.#gens[state.slot] = (this.#gens[state.slot] ?? 0) + 1;
+    if (!this.#states.has(endpointId)) return;
+    this.clearEndpoint(endpointId);
     this.#states.delete(endpointId);
     this.#slots.release(endpointId);
   }
@@ -286,7 +189,7 @@ export class PreciseKvIndex implements PrefixIndex {
   }
 
   #stored(state: EndpointState, endpointId: string, event: BlockStoredEvent, model: string): void {
-    if (event.kvCacheSpecKind !== undefined && !FULL_ATTENTION.test(event.kvCacheSpecKind)) {
+    if (!isFullAttention(event)) {
       this.#problem('skipped-group', endpointId, `kv_cache_spec_kind ${event.kvCacheSpecKind}`);
       return;
     }
@@ -300,7 +203,7 @@ export class PreciseKvIndex implements PrefixIndex {
     let chainKey: number;
     let pending: Uint32Array | undefined;
     if (event.parentBlockHash === undefined) {
-      chainKey = this.#root(event.loraName ?? model, saltOf(event));
+      chainKey = this.#roots.get(event.loraName ?? model, saltOf(event));
     } else {
       const p = handles.find(engineHashHandle(event.parentBlockHash));
       if (p < 0) {
@@ -370,6 +273,7 @@ export class PreciseKvIndex implements PrefixIndex {
       }
       const v = handles.addRef(r, tier, -1);
       if (v < 0) {
+        // Removed from a tier the block is not on: undo, and count it as unknown.
         handles.addRef(r, tier, 1);
         unknown++;
         continue;
@@ -383,18 +287,6 @@ export class PreciseKvIndex implements PrefixIndex {
     if (unknown > 0) this.#problem('unknown-block', endpointId, `${unknown} removed blocks were not held on ${event.medium}`);
   }
 
-  /** Root key of (model, salt), cached: every prompt's first BlockStored needs one. */
-  #root(model: string, salt: string | undefined): number {
-    const id = salt === undefined ? model : `${model}\u0000${salt}`;
-    let key = this.#roots.get(id);
-    if (key === undefined) {
-      key = this.#hasher.rootKey(model, salt);
-      if (this.#roots.size >= 4096) this.#roots.clear();
-      this.#roots.set(id, key);
-    }
-    return key;
-  }
-
   #expire(now: number): void {
     const tier = this.#tiers.speculativeSlot;
     this.#ring.expire(now, 1_000_000, (key, slot, gen) => {
@@ -404,15 +296,5 @@ export class PreciseKvIndex implements PrefixIndex {
 
   #problem(cause: KvIngestProblem, endpointId: string, detail: string): void {
     this.#options.observer?.problem?.(cause, endpointId, detail);
-  }
-
-  #ensureScratch(): void {
-    const need = this.#slots.capacity;
-    if (this.#run.length < need) {
-      this.#run = new Int32Array(need * 2);
-      this.#cached = new Int32Array(need * 2);
-      this.#weighted = new Float64Array(need * 2);
-      this.#touched = new Int32Array(need * 2);
-    }
   }
 }

@@ -1,3 +1,6 @@
+import type { Clock } from '@switchyard/core';
+import type { PrefixHasher } from '../hashing/prefix-hasher.js';
+
 /**
  * Why the precise index skipped (part of) an event.
  * - `unknown-endpoint`: events for an endpoint that is not in the pool.
@@ -28,4 +31,33 @@ export interface KvIngestObserver {
 export interface KvBatchSource {
   /** Model named by the publisher's topic (`kv@<pod>@<model>`), used when no model name is configured. */
   readonly model?: string;
+}
+
+/**
+ * Options of `PreciseKvIndex`.
+ * @public
+ */
+export interface PreciseKvIndexOptions {
+  /** Block hasher (from `createPrefixHasher()`). */
+  readonly hasher: PrefixHasher;
+  /** Block size of the request-side keys, in tokens (partial tails dropped). Default 16. */
+  readonly blockSizeTokens?: number;
+  /** Base model name: the chain root of events without a LoRA name. Default: the topic's model, else ''. */
+  readonly modelName?: string;
+  /** Weight per storage medium. Default `{ gpu: 1.0, cpu: 0.8 }`. */
+  readonly tierWeights?: Readonly<Record<string, number>>;
+  /** Weight of media missing from `tierWeights`. Default 0.8. */
+  readonly otherTierWeight?: number;
+  /** Lifetime of entries added by {@link PreciseKvIndex.add} before the engine confirms them. Default 2000 ms. */
+  readonly speculativeTtlMs?: number;
+  /** Weight of speculative entries. Default 1. */
+  readonly speculativeWeight?: number;
+  /** Engine blocks one endpoint may hold before it is cleared as misbehaving. Default 2,000,000. */
+  readonly maxBlocksPerEndpoint?: number;
+  /** Time source for speculative entries. */
+  readonly clock?: Clock;
+  /** When given, events for endpoints it rejects are dropped (`unknown-endpoint`). */
+  readonly isKnownEndpoint?: (endpointId: string) => boolean;
+  /** Metrics / logging hooks. */
+  readonly observer?: KvIngestObserver;
 }
