@@ -1,7 +1,8 @@
 import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@switchyard/core';
-import { EngineModel, encodeKvEventBatch, renderMetrics, tokenizeText, type KvEventBatch } from '@switchyard/simulator';
+import { decodeKvEventBatch } from '@switchyard/prefix-index';
+import { EngineModel, encodeKvEventBatch, renderMetrics, toPrefixIndexBatch, tokenizeText, type KvEventBatch } from '@switchyard/simulator';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const str = (s: string): string => (0xa0 + s.length).toString(16) + Buffer.from(s).toString('hex');
@@ -59,6 +60,29 @@ describe('KV event encoding', () => {
     expect(ts).toBe(0);
     expect(events[0]).toMatchObject({ type: 'BlockStored', block_size: 16, token_ids: [...prompt.subarray(0, 32)] });
     expect((events[0]?.block_hashes as unknown[]).length).toBe(2);
+  });
+});
+
+describe('KV event interop with @switchyard/prefix-index', () => {
+  it('decodes what the engine encodes, in both encodings, to what the push API receives', () => {
+    const clock = new ManualClock();
+    const engine = new EngineModel({ clock, profile: 'tiny', overrides: { numGpuBlocks: 40, loraAdapters: ['ad'], loraLoadMs: 1 } });
+    const batches: KvEventBatch[] = [];
+    engine.on('kvEvents', (b) => batches.push(b));
+    for (let i = 0; i < 6; i++) {
+      engine.submit({ id: `r${i}`, promptTokens: tokenizeText(`prompt number ${i} `.repeat(40)), maxOutputTokens: 20, adapter: i % 2 === 0 ? undefined : 'ad' });
+      clock.advance(500);
+    }
+    engine.resetPrefixCache();
+    const kinds = new Set(batches.flatMap((b) => b.events.map((e) => e.type)));
+    expect(kinds).toEqual(new Set(['BlockStored', 'BlockRemoved', 'AllBlocksCleared']));
+    for (const batch of batches) {
+      for (const encoding of ['map', 'array'] as const) {
+        const decoded = decodeKvEventBatch(encodeKvEventBatch(batch, encoding));
+        expect(decoded.errors).toEqual([]);
+        expect(decoded.batch).toMatchObject(toPrefixIndexBatch(batch));
+      }
+    }
   });
 });
 

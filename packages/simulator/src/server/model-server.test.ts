@@ -93,6 +93,9 @@ describe('ModelServer (live HTTP + ZMQ)', () => {
     expect(models.data.map((m) => m.id)).toEqual(['sim-tiny', 'sql-lora']);
     await expect(client.completions.create({ model: 'nope', prompt: 'x', max_tokens: 1 })).rejects.toMatchObject({ status: 404 });
     await expect(client.completions.create({ model: 'sim-tiny', prompt: 'x', max_tokens: 0 })).rejects.toMatchObject({ status: 400 });
+    // Chat still honours the older max_tokens field.
+    const legacy = await fetch(`${addr.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'sim-tiny', messages: [{ role: 'user', content: 'x' }], max_tokens: 3 }) });
+    expect(((await legacy.json()) as { usage: { completion_tokens: number } }).usage.completion_tokens).toBe(3);
   });
 
   it('returns the token ids it uses from /tokenize and /render', async () => {
