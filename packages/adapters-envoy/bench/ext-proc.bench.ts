@@ -1,24 +1,24 @@
 /*
- * ext_proc endpoint-picker benchmarks over one HTTP/2 connection to in-process servers on
- * 127.0.0.1: 64 endpoints with metrics, the real EndpointPicker with default scorers, a raw
- * node:http2 "Envoy" sending pre-encoded messages (so the client costs as little as possible).
- *
- * Baselines in the same run: a bare node:http2 server and a bare grpc-js server answering with the
- * same reply bytes, without any ext_proc logic. "CPU µs/exchange" is process CPU (client + server)
- * per request; the difference to the baselines is what the picker adds.
+ * ext_proc endpoint-picker benchmarks over one HTTP/2 connection per server on 127.0.0.1: 64
+ * endpoints with metrics, the real EndpointPicker, and a raw node:http2 "Envoy"
+ * in a worker thread, sending pre-encoded messages. Baselines in the same run: a bare node:http2
+ * server and a bare grpc-js server answering with the very bytes the EPP answers, with no ext_proc
+ * logic. Scenarios run interleaved in short slices (see harness.ts).
  *
  * Run: npx vitest bench --run packages/adapters-envoy/bench/ext-proc.bench.ts
  * Results: docs/benchmarks/envoy.md.
  */
-import { createServer, type Http2Server } from 'node:http2';
-import type { AddressInfo } from 'node:net';
-import * as grpc from '@grpc/grpc-js';
 import { EndpointPicker, EndpointPool, ManualClock, createDefaultRegistry, parseRequest, type Decision, type InferenceRequest, type RequestScheduler } from '@switchyard/core';
+import { encodeProcessingRequest, startEppServer, type ProcessingRequest } from '@switchyard/envoy';
 import { registerPrefixIndexPlugins } from '@switchyard/prefix-index';
-import { encodeProcessingRequest, startEppServer, type EppServer, type ProcessingRequest } from '@switchyard/envoy';
-import { afterAll, beforeAll, bench, describe } from 'vitest';
+import { bench, describe } from 'vitest';
 import { RawEnvoy, grpcFrame } from '../src/test-support/raw-envoy.js';
 import { reqBody, reqHeaders, respHeaders } from '../src/test-support/wire-helpers.js';
+import { grpcCanned, h2Canned, interleave, table, type Frames, type Scenario } from './harness.js';
+import { WorkerClient } from './worker-client.js';
+
+const ROUNDS = Number(process.env.EPP_BENCH_ROUNDS ?? 6);
+const SLICE_MS = Number(process.env.EPP_BENCH_SLICE_MS ?? 400);
 
 const clock = new ManualClock();
 const pool = new EndpointPool();
@@ -30,7 +30,6 @@ for (let i = 0; i < 64; i++) {
     maxActiveModels: 0, cacheBlockSize: 16, cacheNumBlocks: 8192, updatedAt: 0,
   });
 }
-const picker = new EndpointPicker({ pool, clock });
 
 function chatBody(bytes: number): string {
   const shell = JSON.stringify({ model: 'meta-llama/Llama-3.1-8B-Instruct', stream: true, max_tokens: 256, messages: [{ role: 'system', content: '' }, { role: 'user', content: '' }] });
@@ -42,168 +41,100 @@ function chatBody(bytes: number): string {
 
 const HEADERS = { ':method': 'POST', ':path': '/v1/chat/completions', ':authority': 'gateway', 'content-type': 'application/json', 'x-request-id': 'bench', 'user-agent': 'bench/1.0' };
 
-/** Envoy's messages for one request: headers, the body in `chunk`-byte pieces; then the response headers. */
-function framesFor(body: string, chunk: number): { request: Buffer[]; after: Buffer[]; replies: number } {
+/** Envoy's messages for one request: headers, the body in `chunk`-byte pieces; after the replies, response headers with eos. */
+function framesFor(body: Buffer, chunk: number): Frames {
   const enc = (m: ProcessingRequest): Buffer => grpcFrame(encodeProcessingRequest(m));
-  const bytes = Buffer.from(body);
   const request = [enc(reqHeaders(HEADERS))];
-  for (let i = 0; i < bytes.length; i += chunk) request.push(enc(reqBody(bytes.subarray(i, i + chunk), i + chunk >= bytes.length)));
-  return { request, after: [enc(respHeaders({ ':status': '204' }, true))], replies: 1 + Math.ceil(bytes.length / 62_000) };
+  for (let i = 0; i < body.length; i += chunk) request.push(enc(reqBody(body.subarray(i, i + chunk), i + chunk >= body.length)));
+  return { request, after: [enc(respHeaders({ ':status': '204' }, true))], replies: 1 + Math.ceil(body.length / 62_000) };
 }
 
-const SMALL = framesFor(chatBody(4096), 16_384);
-const LARGE = framesFor(chatBody(800_000), 65_536);
-const LARGE_BYTES = Buffer.byteLength(chatBody(800_000));
+const SMALL_BODY = Buffer.from(chatBody(4096));
+const LARGE_BODY = Buffer.from(chatBody(800_000));
+const SMALL = framesFor(SMALL_BODY, 16_384);
+const LARGE = framesFor(LARGE_BODY, 65_536);
 
-/** Canned-reply servers: the transport's cost with no ext_proc logic at all. */
-function h2Echo(replies: readonly Buffer[], expect: number): Promise<Http2Server> {
-  const server = createServer();
-  server.on('stream', (stream) => {
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-    stream.on('wantTrailers', () => { stream.sendTrailers({ 'grpc-status': '0' }); });
-    let seen = 0;
-    let pending: Buffer | undefined;
-    stream.on('data', (c: Buffer) => {
-      pending = pending === undefined ? c : Buffer.concat([pending, c]);
-      while (pending.length >= 5 && pending.length >= 5 + pending.readUInt32BE(1)) {
-        pending = pending.subarray(5 + pending.readUInt32BE(1));
-        if (++seen === expect) for (const r of replies) stream.write(r);
-      }
-    });
-    stream.on('end', () => stream.end());
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => { resolve(server); }));
-}
-
-async function grpcCanned(replies: readonly Buffer[], expect: number): Promise<{ server: grpc.Server; port: number }> {
-  const id = (b: Buffer): Buffer => b;
-  const server = new grpc.Server();
-  const payloads = replies.map((r) => r.subarray(5));
-  server.addService(
-    { Process: { path: '/envoy.service.ext_proc.v3.ExternalProcessor/Process', requestStream: true, responseStream: true, requestSerialize: id, requestDeserialize: id, responseSerialize: id, responseDeserialize: id, originalName: 'process' } },
-    {
-      Process(call: grpc.ServerDuplexStream<Buffer, Buffer>) {
-        let seen = 0;
-        call.on('data', () => { if (++seen === expect) for (const p of payloads) call.write(p); });
-        call.on('end', () => { call.end(); });
-      },
-    },
-  );
-  const port = await new Promise<number>((resolve) => { server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (_e, p) => { resolve(p); }); });
-  return { server, port };
-}
-
-/** Captures the EPP's reply frames for a request, to feed the canned baselines the same bytes. */
-async function captureReplies(port: number, f: typeof SMALL): Promise<Buffer[]> {
-  const envoy = new RawEnvoy(port);
-  const replies = await envoy.exchange(f.request, f.replies, f.after);
-  envoy.close();
-  return replies.map((r) => grpcFrame(r));
-}
-
-const stats = new Map<string, { cpu: number; n: number; wall: number }>();
-function measured(name: string, per: number, fn: () => Promise<unknown>): () => Promise<void> {
-  return async () => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    await fn();
-    const c = process.cpuUsage(c0);
-    const s = stats.get(name) ?? { cpu: 0, n: 0, wall: 0 };
-    s.cpu += c.user + c.system;
-    s.n += per;
-    s.wall += performance.now() - t0;
-    stats.set(name, s);
-  };
-}
-
-let prefixPicker: EndpointPicker;
-let eppPicker: EppServer;
-let eppPrefix: EppServer;
-let eppFixed: EppServer;
-const closers: (() => Promise<void> | void)[] = [];
-const clients = new Map<string, RawEnvoy>();
-
-beforeAll(async () => {
-  const first = await picker.pick(parseRequest({ path: '/v1/chat/completions', headers: {}, body: chatBody(4096) }));
+async function setup() {
+  const picker = new EndpointPicker({ pool, clock });
+  const prefixPicker = new EndpointPicker({ pool, clock, registry: await registerPrefixIndexPlugins(createDefaultRegistry()) });
+  const first = await picker.pick(parseRequest({ path: '/v1/chat/completions', headers: {}, body: SMALL_BODY }));
   first.complete({ kind: 'cancelled' });
-  const fixed: RequestScheduler = {
+  // Same decision shape every time, no scheduling: the protocol path alone.
+  const constant: RequestScheduler = {
     pick: (request: InferenceRequest): Promise<Decision> =>
       Promise.resolve({ ...first, request: { ...first.request, request, id: request.id }, body: request.rawBody, complete: () => undefined, onResponseStart: () => undefined, onUsage: () => undefined }),
   };
-  prefixPicker = new EndpointPicker({ pool, clock, registry: await registerPrefixIndexPlugins(createDefaultRegistry()) });
-  eppPicker = await startEppServer({ scheduler: picker, pool, host: '127.0.0.1', port: 0 });
-  eppPrefix = await startEppServer({ scheduler: prefixPicker, pool, host: '127.0.0.1', port: 0 });
-  closers.push(() => eppPrefix.close(1000));
-  eppFixed = await startEppServer({ scheduler: fixed, pool, host: '127.0.0.1', port: 0 });
-  closers.push(() => eppPicker.close(1000), () => eppFixed.close(1000));
-  const smallReplies = await captureReplies(eppPicker.port, SMALL);
-  const largeReplies = await captureReplies(eppPicker.port, LARGE);
   const servers = {
-    'h2-small': await h2Echo(smallReplies, SMALL.request.length),
-    'h2-large': await h2Echo(largeReplies, LARGE.request.length),
+    constant: await startEppServer({ scheduler: constant, pool, host: '127.0.0.1', port: 0 }),
+    picker: await startEppServer({ scheduler: picker, pool, host: '127.0.0.1', port: 0 }),
+    prefix: await startEppServer({ scheduler: prefixPicker, pool, host: '127.0.0.1', port: 0 }),
   };
-  const grpcSmall = await grpcCanned(smallReplies, SMALL.request.length);
-  closers.push(() => { grpcSmall.server.forceShutdown(); });
-  for (const [k, s] of Object.entries(servers)) {
-    clients.set(k, new RawEnvoy((s.address() as AddressInfo).port));
-    closers.push(() => new Promise<void>((r) => { s.close(() => { r(); }); }));
-  }
-  clients.set('grpc-small', new RawEnvoy(grpcSmall.port));
-  clients.set('epp-picker', new RawEnvoy(eppPicker.port));
-  clients.set('epp-fixed', new RawEnvoy(eppFixed.port));
-  clients.set('epp-prefix', new RawEnvoy(eppPrefix.port));
-});
+  const capture = async (f: Frames): Promise<Buffer[]> => {
+    const c = new RawEnvoy(servers.picker.port);
+    const replies = await c.exchange(f.request, f.replies, f.after);
+    c.close();
+    return replies.map((r) => grpcFrame(r));
+  };
+  const smallReplies = await capture(SMALL);
+  const largeReplies = await capture(LARGE);
+  const baselines = {
+    h2Small: await h2Canned(smallReplies, SMALL.request.length),
+    h2Large: await h2Canned(largeReplies, LARGE.request.length),
+    grpcSmall: await grpcCanned(smallReplies, SMALL.request.length),
+  };
+  const ports = {
+    constant: servers.constant.port,
+    picker: servers.picker.port,
+    prefix: servers.prefix.port,
+    h2Small: baselines.h2Small.port,
+    h2Large: baselines.h2Large.port,
+    grpcSmall: baselines.grpcSmall.port,
+  };
+  const client = new WorkerClient();
+  const close = async (): Promise<void> => {
+    await client.close();
+    await Promise.all(Object.values(servers).map((s) => s.close(1000)));
+    await baselines.h2Small.close();
+    await baselines.h2Large.close();
+    baselines.grpcSmall.close();
+  };
+  return { picker, prefixPicker, ports, client, close };
+}
 
-afterAll(async () => {
-  for (const c of clients.values()) c.close();
-  for (const close of closers) await close();
-  const rows = [...stats].map(([name, s]) => `${name.padEnd(58)} ${(s.cpu / s.n).toFixed(0).padStart(8)} µs CPU/req ${(s.n / (s.wall / 1000)).toFixed(0).padStart(8)} req/s wall`);
-  console.log(`\nCPU per request (client + server, this process)\n${rows.join('\n')}\n`);
-});
-
-const run = (client: string, f: typeof SMALL) => (): Promise<Buffer[]> => {
-  const c = clients.get(client);
-  if (c === undefined) throw new Error(`no client ${client}`);
-  return c.exchange(f.request, f.replies, f.after);
-};
-const times = (n: number, fn: () => Promise<unknown>) => () => Promise.all(Array.from({ length: n }, fn));
-const OPTS = { time: 1500, warmupTime: 300 };
-
-describe('4 KB body, 64 endpoints, 1 in flight (latency = Envoy holding the request)', () => {
-  bench('baseline: node:http2 canned replies', measured('4K 1x baseline node:http2 canned', 1, run('h2-small', SMALL)), OPTS);
-  bench('baseline: grpc-js canned replies', measured('4K 1x baseline grpc-js canned', 1, run('grpc-small', SMALL)), OPTS);
-  bench('EPP, constant decision (codec + state machine + gRPC)', measured('4K 1x EPP constant decision', 1, run('epp-fixed', SMALL)), OPTS);
-  bench('EPP, default picker', measured('4K 1x EPP default picker', 1, run('epp-picker', SMALL)), OPTS);
-  bench('EPP, default picker + approximate prefix index', measured('4K 1x EPP default picker + prefix', 1, run('epp-prefix', SMALL)), OPTS);
-  bench('in-process parse + pick, no transport', measured('4K 1x in-process parse+pick', 1, async () => {
-    const d = await picker.pick(parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: SMALL_BODY }));
-    d.complete({ kind: 'success' });
-  }), OPTS);
-});
-
-const SMALL_BODY = Buffer.from(chatBody(4096));
-
-describe('4 KB body, 64 endpoints, 32 in flight (throughput: ×32 per iteration)', () => {
-  bench('baseline: node:http2 canned replies ×32', measured('4K 32x baseline node:http2 canned', 32, times(32, run('h2-small', SMALL))), OPTS);
-  bench('baseline: grpc-js canned replies ×32', measured('4K 32x baseline grpc-js canned', 32, times(32, run('grpc-small', SMALL))), OPTS);
-  bench('EPP, constant decision ×32', measured('4K 32x EPP constant decision', 32, times(32, run('epp-fixed', SMALL))), OPTS);
-  bench('EPP, default picker ×32', measured('4K 32x EPP default picker', 32, times(32, run('epp-picker', SMALL))), OPTS);
-  bench('EPP, default picker + approximate prefix index ×32', measured('4K 32x EPP default picker + prefix', 32, times(32, run('epp-prefix', SMALL))), OPTS);
-});
-
-describe(`800 KB body (${LARGE_BYTES} B, 64 KiB chunks), 64 endpoints`, () => {
-  const parsed = parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: Buffer.from(chatBody(800_000)) });
-  bench('parseRequest only', measured('800K parseRequest', 1, () => Promise.resolve(parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: parsed.rawBody }))), OPTS);
-  bench('pick only (parsed)', measured('800K pick (parsed)', 1, async () => {
-    const d = await picker.pick(parsed);
-    d.complete({ kind: 'success' });
-  }), OPTS);
-  bench('pick with prefix index (parsed: hash + match + score)', measured('800K pick + prefix (parsed)', 1, async () => {
-    const d = await prefixPicker.pick(parsed);
-    d.complete({ kind: 'success' });
-  }), OPTS);
-  bench('baseline: node:http2 canned replies', measured('800K baseline node:http2 canned', 1, run('h2-large', LARGE)), OPTS);
-  bench('EPP, constant decision (receive + re-send)', measured('800K EPP constant decision', 1, run('epp-fixed', LARGE)), OPTS);
-  bench('EPP, default picker', measured('800K EPP default picker', 1, run('epp-picker', LARGE)), OPTS);
-  bench('EPP, default picker + approximate prefix index', measured('800K EPP default picker + prefix', 1, run('epp-prefix', LARGE)), OPTS);
+describe('ext_proc endpoint picker', () => {
+  bench(
+    'interleaved scenarios (table printed below)',
+    async () => {
+      const { picker, prefixPicker, ports, client, close } = await setup();
+      const parsedLarge = parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: LARGE_BODY });
+      const pickDone = (d: Decision): void => { d.complete({ kind: 'success' }); };
+      const small: Scenario[] = [1, 32].flatMap((n) => [
+        { name: '4 KB · baseline: node:http2, canned replies', concurrency: n, remote: { port: ports.h2Small, frames: SMALL } },
+        { name: '4 KB · baseline: grpc-js, canned replies', concurrency: n, remote: { port: ports.grpcSmall, frames: SMALL } },
+        { name: '4 KB · EPP, constant decision', concurrency: n, remote: { port: ports.constant, frames: SMALL } },
+        { name: '4 KB · EPP, default picker', concurrency: n, remote: { port: ports.picker, frames: SMALL } },
+        { name: '4 KB · EPP, default picker + prefix index', concurrency: n, remote: { port: ports.prefix, frames: SMALL } },
+      ]);
+      const inProcess: Scenario[] = [
+        { name: '4 KB · in-process parseRequest + pick', concurrency: 1, run: () => picker.pick(parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: SMALL_BODY })).then(pickDone) },
+        { name: '4 KB · in-process parseRequest + pick + prefix index', concurrency: 1, run: () => prefixPicker.pick(parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: SMALL_BODY })).then(pickDone) },
+        { name: '800 KB · in-process parseRequest', concurrency: 1, run: () => Promise.resolve(parseRequest({ path: '/v1/chat/completions', headers: HEADERS, body: LARGE_BODY })) },
+        { name: '800 KB · in-process pick (default scorers)', concurrency: 1, run: () => picker.pick(parsedLarge).then(pickDone) },
+        { name: '800 KB · in-process pick + prefix index (hash, match, score)', concurrency: 1, run: () => prefixPicker.pick(parsedLarge).then(pickDone) },
+      ];
+      const large: Scenario[] = [
+        { name: '800 KB · baseline: node:http2, canned replies', concurrency: 1, remote: { port: ports.h2Large, frames: LARGE } },
+        { name: '800 KB · EPP, constant decision', concurrency: 1, remote: { port: ports.constant, frames: LARGE } },
+        { name: '800 KB · EPP, default picker', concurrency: 1, remote: { port: ports.picker, frames: LARGE } },
+        { name: '800 KB · EPP, default picker + prefix index', concurrency: 1, remote: { port: ports.prefix, frames: LARGE } },
+      ];
+      try {
+        const results = await interleave([...small, ...inProcess, ...large], ROUNDS, SLICE_MS, client);
+        console.log(`\n${table(results)}\n\n800 KB body = ${LARGE_BODY.length} bytes; MB/s = req/s × ${(LARGE_BODY.length / 1e6).toFixed(3)}\n`);
+      } finally {
+        await close();
+      }
+    },
+    { iterations: 1, warmupIterations: 0, time: 0, warmupTime: 0 },
+  );
 });

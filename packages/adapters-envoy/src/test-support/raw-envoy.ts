@@ -16,6 +16,46 @@ export function grpcFrame(message: Uint8Array): Buffer {
   return out;
 }
 
+/**
+ * Splits a byte stream into gRPC message payloads without re-copying what it holds: chunks of the
+ * current message are collected and joined once it is complete.
+ */
+export class GrpcFrameParser {
+  #head: Buffer = Buffer.alloc(0);
+  #parts: Buffer[] = [];
+  #have = 0;
+  #need = -1;
+
+  /** Feeds bytes; returns the payloads completed by them. */
+  push(chunk: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    let rest = chunk;
+    while (rest.length > 0) {
+      if (this.#need < 0) {
+        const head = this.#head.length === 0 ? rest : Buffer.concat([this.#head, rest]);
+        if (head.length < 5) {
+          this.#head = head;
+          return out;
+        }
+        this.#need = head.readUInt32BE(1);
+        this.#head = Buffer.alloc(0);
+        rest = head.subarray(5);
+      }
+      const take = Math.min(this.#need - this.#have, rest.length);
+      if (take > 0) this.#parts.push(rest.subarray(0, take));
+      this.#have += take;
+      rest = rest.subarray(take);
+      if (this.#have === this.#need) {
+        out.push(this.#parts.length === 1 && this.#parts[0] !== undefined ? this.#parts[0] : Buffer.concat(this.#parts, this.#have));
+        this.#parts = [];
+        this.#have = 0;
+        this.#need = -1;
+      }
+    }
+    return out;
+  }
+}
+
 /** One HTTP/2 connection to the picker. */
 export class RawEnvoy {
   readonly #session: ClientHttp2Session;
@@ -38,16 +78,10 @@ export class RawEnvoy {
         te: 'trailers',
       });
       const replies: Buffer[] = [];
-      let pending: Buffer = Buffer.alloc(0);
+      const parser = new GrpcFrameParser();
       let done = false;
       stream.on('data', (chunk: Buffer) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        while (pending.length >= 5) {
-          const len = pending.readUInt32BE(1);
-          if (pending.length < 5 + len) break;
-          replies.push(pending.subarray(5, 5 + len));
-          pending = pending.subarray(5 + len);
-        }
+        for (const m of parser.push(chunk)) replies.push(m);
         if (!done && replies.length >= expectReplies) {
           done = true;
           for (const f of afterFrames) stream.write(f);
