@@ -139,11 +139,15 @@ export class BandTable {
     this.#armGc();
   }
 
-  /** Marks an idle flow (and band) as just used, postponing collection (pass-through dispatches). */
-  used(flow: Flow): void {
-    const now = this.#clock.now();
-    if (flow.idle) this.#idleFlows.touch(flow, now);
-    if (flow.band.idle) this.#idleBands.touch(flow.band, now);
+  /**
+   * Marks an idle flow (and band) as just used, postponing collection (pass-through dispatches).
+   * Refreshed at most once a second: collection timeouts are minutes, and skipping the list
+   * update keeps the pass-through path lean.
+   */
+  used(flow: Flow, now: number): void {
+    if (flow.idle && now - flow.idleSince >= 1000) this.#idleFlows.touch(flow, now);
+    const band = flow.band;
+    if (band.idle && now - band.idleSince >= 1000) this.#idleBands.touch(band, now);
   }
 
   /** Stops the collection timer. */

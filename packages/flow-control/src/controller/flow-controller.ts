@@ -126,18 +126,19 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
       return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request was cancelled before admission'));
     }
     const table = this.#queues.table;
+    const exactNow = this.#clock.now();
     const band = table.band(request.priority);
     const flow = table.flow(band, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
     // Whole milliseconds (rounded up, so a TTL never ends early) keep the item's time fields small integers.
-    const now = Math.ceil(this.#clock.now());
+    const now = Math.ceil(exactNow);
     const ttl = options.ttlMs ?? band.settings.requestTtlMs ?? this.config.defaultRequestTtlMs;
     const item = new FlowItem(flow, request, this.#seq++, now, this.#estimate(request), ttl > 0 ? ttl : 0, options.deadline ?? NEVER);
 
     // Pass-through: with nothing queued anywhere this request overtakes no one, so an open gate grants it at once.
     if (table.totalRequests === 0 && !this.#dispatcher.inPass) {
-      const saturation = this.saturation();
+      const saturation = this.#gate.value(this.#outstanding, this.#outstandingTokens, exactNow);
       if (saturation < this.#dispatcher.ceiling(band, saturation)) {
-        table.used(flow);
+        table.used(flow, now);
         this.#grant(item, now);
         return Promise.resolve(item);
       }
@@ -185,7 +186,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
 
   /** Current gate value: max over stages, counting grants not yet visible on endpoints. */
   saturation(): number {
-    return this.#gate.value(this.#outstanding, this.#outstandingTokens);
+    return this.#gate.value(this.#outstanding, this.#outstandingTokens, this.#clock.now());
   }
 
   /** Current saturation per stage. */
@@ -255,7 +256,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
   }
 
   #refuse(request: SchedulingRequest, flow: Flow | undefined, outcome: QueueOutcome, error: SwitchyardError): Promise<AdmissionGrant> {
-    this.metrics?.outcome(flow?.metricCache ?? {}, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0);
+    this.metrics?.outcome(flow?.metricCache ?? [], request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0);
     this.emit('rejected', request, outcome, error);
     this.emit('outcome', request, outcome, 0);
     return Promise.reject(error);

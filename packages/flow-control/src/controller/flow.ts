@@ -1,11 +1,10 @@
 import type { BandTemplate } from '../config/types.js';
+import type { OutcomeSeriesCache } from '../metrics/flow-metrics.js';
 import type { FlowSelector, FlowView, QueuedRequest } from '../policies/types.js';
 import type { IdleNode } from '../structures/idle-list.js';
 import { IndexedHeap } from '../structures/indexed-heap.js';
 import { itemBefore, type FlowItem, type ItemOwner } from './item.js';
 
-/** Per-flow cache of bound metric children, filled lazily by the metrics module. */
-export type MetricCache = Record<string, unknown>;
 
 /** One FlowKey = (fairness id, priority): a queue ordered by the band's ordering policy. */
 export class Flow implements FlowView, IdleNode {
@@ -21,7 +20,7 @@ export class Flow implements FlowView, IdleNode {
   policyState: unknown = undefined;
   /** Tokens dispatched since the fairness index was last read. */
   served = 0;
-  metricCache: MetricCache = {};
+  metricCache: OutcomeSeriesCache = [];
   removed = false;
   idleSince = 0;
   idlePrev: IdleNode | undefined = undefined;

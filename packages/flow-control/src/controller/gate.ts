@@ -27,10 +27,10 @@ export class SaturationGate {
     return this.#detector;
   }
 
-  /** Gate value (max over stages) given the controller's outstanding grants. */
-  value(outstandingRequests: number, outstandingTokens: number): number {
+  /** Gate value (max over stages) at clock time `now`, given the controller's outstanding grants. */
+  value(outstandingRequests: number, outstandingTokens: number, now: number): number {
     const endpoints = this.#fillPending(outstandingRequests, outstandingTokens);
-    return poolSaturation(this.#detector, endpoints, this.#clock.now(), this.#pending);
+    return poolSaturation(this.#detector, endpoints, now, this.#pending);
   }
 
   /** Per-stage breakdown (metrics, stats). */

@@ -80,6 +80,11 @@ describe('flow-control metrics', () => {
     const text = await Registry.merge([registry, mine]).metrics();
     expect(text).toContain('my_gateway_requests_total 1');
     expect(text).toContain('llm_d_epp_flow_control_requests_total{outcome="Dispatched",priority="0",inference_pool=""} 1');
+    registry.resetMetrics();
+    expect(await sample(registry, 'llm_d_epp_flow_control_requests_total', { outcome: 'Dispatched' })).toBe(0);
+    expect(await sample(registry, 'llm_d_epp_flow_control_request_queue_duration_seconds_count', { outcome: 'Dispatched' })).toBe(0);
+    const json = await registry.getMetricsAsJSON();
+    expect(json.find((m) => m.name === 'llm_d_epp_flow_control_request_queue_duration_seconds')?.type).toBe('histogram');
     const none = harness(1, { metrics: false });
     expect(none.fc.metrics).toBeUndefined();
   });

@@ -1,21 +1,38 @@
 import type { PoolSaturation } from '@switchyard/core';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { SeriesHistogram, type HistogramSeries } from './series-histogram.js';
 
 /** Prefix of every flow-control metric (llm-d's names, so dashboards and KEDA triggers carry over). */
 const P = 'llm_d_epp_flow_control_';
 
 /**
- * Final queue outcome of a request, with llm-d's `QueueOutcome` names (the `outcome` label).
+ * Every final queue outcome, with llm-d's `QueueOutcome` names (the `outcome` label).
  * @public
  */
-export type QueueOutcome =
-  | 'Dispatched'
-  | 'RejectedCapacity'
-  | 'RejectedNoEndpoints'
-  | 'RejectedOther'
-  | 'EvictedTTL'
-  | 'EvictedContextCancelled'
-  | 'EvictedOther';
+export const QUEUE_OUTCOMES = [
+  'Dispatched',
+  'RejectedCapacity',
+  'RejectedNoEndpoints',
+  'RejectedOther',
+  'EvictedTTL',
+  'EvictedContextCancelled',
+  'EvictedOther',
+] as const;
+
+/**
+ * Final queue outcome of a request (see {@link QUEUE_OUTCOMES}).
+ * @public
+ */
+export type QueueOutcome = (typeof QUEUE_OUTCOMES)[number];
+
+/**
+ * Per-flow slots for the series of each outcome, indexed like {@link QUEUE_OUTCOMES}; a flow keeps
+ * one so recording an outcome is an array read.
+ * @public
+ */
+export type OutcomeSeriesCache = (HistogramSeries | undefined)[];
+
+const OUTCOME_INDEX: Readonly<Record<QueueOutcome, number>> = Object.fromEntries(QUEUE_OUTCOMES.map((o, i) => [o, i])) as Record<QueueOutcome, number>;
 
 /**
  * What the metrics read from a controller at scrape time (gauges are computed on demand, so the
@@ -48,24 +65,38 @@ export interface FlowControlMetricsOptions {
   readonly dispatchCycleBuckets?: readonly number[];
 }
 
-interface OutcomeChildren {
-  readonly duration: { observe(value: number): void };
-  readonly total: { inc(value?: number): void };
+/** `requests_total`, derived at scrape time from the queue-duration series (same events, no second hot-path write). */
+class DerivedCounter extends Counter {
+  readonly #name: string;
+  readonly #help: string;
+  readonly #values: () => MetricValue<string>[];
+
+  constructor(name: string, help: string, labelNames: readonly string[], registers: readonly Registry[], values: () => MetricValue<string>[]) {
+    super({ name, help, labelNames: [...labelNames], registers: [...registers] });
+    this.#name = name;
+    this.#help = help;
+    this.#values = values;
+  }
+
+  override get(): Promise<MetricObjectWithValues<MetricValue<string>>> {
+    const metric = { name: this.#name, help: this.#help, type: 'counter', values: this.#values(), aggregator: 'sum' };
+    return Promise.resolve(metric as unknown as MetricObjectWithValues<MetricValue<string>>);
+  }
 }
 
 /**
- * Flow-control metrics with llm-d's names on a prom-client registry. Counters and histograms are
- * recorded as things happen (with per-flow cached label children); gauges are computed when
- * scraped.
+ * Flow-control metrics with llm-d's names on a prom-client registry. The queue-duration histogram
+ * and the dispatch-cycle histogram record into series objects each flow keeps (no label hashing on
+ * the hot path); `requests_total` is derived from the queue-duration series and the gauges are
+ * computed when scraped.
  * @public
  */
 export class FlowControlMetrics {
   /** The registry the metrics live on. */
   readonly registry: Registry;
   readonly #pool: string;
-  readonly #queueDuration: Histogram<'fairness_id' | 'priority' | 'outcome' | 'inference_pool'>;
-  readonly #requests: Counter<'outcome' | 'priority' | 'inference_pool'>;
-  readonly #cycle: Histogram;
+  readonly #queueDuration: SeriesHistogram;
+  readonly #cycle: HistogramSeries;
   readonly #revIssued: Counter<'priority'>;
   readonly #revocations: Counter<'priority' | 'outcome'>;
   #source: FlowControlMetricsSource | undefined;
@@ -77,25 +108,31 @@ export class FlowControlMetrics {
     const pool = this.#pool;
     const source = (): FlowControlMetricsSource | undefined => this.#source;
 
-    this.#queueDuration = new Histogram({
+    const queueDuration = new SeriesHistogram({
       name: `${P}request_queue_duration_seconds`,
       help: 'Time requests spent in the flow-control queue, by final outcome.',
       labelNames: ['fairness_id', 'priority', 'outcome', 'inference_pool'],
-      buckets: [...(options.queueDurationBuckets ?? [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300])],
+      buckets: options.queueDurationBuckets ?? [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     });
-    this.#requests = new Counter({
-      name: `${P}requests_total`,
-      help: 'Requests that went through flow control, by final queue outcome.',
-      labelNames: ['outcome', 'priority', 'inference_pool'],
-      registers,
+    this.#queueDuration = queueDuration;
+    new DerivedCounter(`${P}requests_total`, 'Requests that went through flow control, by final queue outcome.', ['outcome', 'priority', 'inference_pool'], registers, () => {
+      const totals = new Map<string, MetricValue<string>>();
+      for (const s of queueDuration.allSeries()) {
+        const key = `${s.labels.outcome ?? ''}\u0000${s.labels.priority ?? ''}`;
+        const t = totals.get(key);
+        if (t === undefined) totals.set(key, { labels: { outcome: s.labels.outcome, priority: s.labels.priority, inference_pool: pool }, value: s.count });
+        else t.value += s.count;
+      }
+      return [...totals.values()];
     });
-    this.#cycle = new Histogram({
+    this.#cycle = new SeriesHistogram({
       name: `${P}dispatch_cycle_duration_seconds`,
       help: 'Duration of dispatch passes that evaluated the saturation gate.',
-      buckets: [...(options.dispatchCycleBuckets ?? [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1])],
+      labelNames: [],
+      buckets: options.dispatchCycleBuckets ?? [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1],
       registers,
-    });
+    }).series({});
     this.#revIssued = new Counter({
       name: `${P}revocations_issued_total`,
       help: 'Dispatched requests revoked by in-flight eviction.',
@@ -178,19 +215,15 @@ export class FlowControlMetrics {
     this.#source = source;
   }
 
-  /** Records a final queue outcome; `cache` is a per-flow object holding bound label children. */
-  outcome(cache: Record<string, unknown>, fairnessId: string, priority: number, outcome: QueueOutcome, waitSeconds: number): void {
-    let c = cache[outcome] as OutcomeChildren | undefined;
-    if (c === undefined) {
-      const p = String(priority);
-      c = {
-        duration: this.#queueDuration.labels({ fairness_id: fairnessId, priority: p, outcome, inference_pool: this.#pool }),
-        total: this.#requests.labels({ outcome, priority: p, inference_pool: this.#pool }),
-      };
-      cache[outcome] = c;
+  /** Records a final queue outcome; `cache` is the flow's {@link OutcomeSeriesCache}. */
+  outcome(cache: OutcomeSeriesCache, fairnessId: string, priority: number, outcome: QueueOutcome, waitSeconds: number): void {
+    const i = OUTCOME_INDEX[outcome];
+    let series = cache[i];
+    if (series === undefined) {
+      series = this.#queueDuration.series({ fairness_id: fairnessId, priority: String(priority), outcome, inference_pool: this.#pool });
+      cache[i] = series;
     }
-    c.duration.observe(waitSeconds);
-    c.total.inc();
+    series.observe(waitSeconds);
   }
 
   /** Records one dispatch pass. */
