@@ -77,6 +77,19 @@ describe('ext_proc over gRPC', () => {
     s.cancel();
   });
 
+  it('accepts one body message larger than gRPC\'s 4 MiB default', async () => {
+    const body = JSON.stringify({ model: 'my-model', prompt: 'z'.repeat(5 * 1024 * 1024) });
+    const s = envoy.open();
+    s.send(reqHeaders(HEADERS));
+    s.send(reqBody(body, true));
+    const n = 1 + Math.ceil(body.length / 62_000);
+    const replies = await s.waitFor(n);
+    expect(replies).toHaveLength(n);
+    expect(chunkOf(replies[n - 1]!).eos).toBe(true);
+    s.cancel();
+    await s.ended;
+  });
+
   it('echoes an SSE response chunk for chunk', async () => {
     const s = envoy.open();
     s.send(reqHeaders(HEADERS));

@@ -1,5 +1,5 @@
 import type * as GrpcJs from '@grpc/grpc-js';
-import { systemClock, type Decision, type SwitchyardError } from '@switchyard/core';
+import { DEFAULT_MAX_BODY_BYTES, systemClock, type Decision, type SwitchyardError } from '@switchyard/core';
 import { ExtProcStream } from '../stream/ext-proc-stream.js';
 import type { ExtProcObserver, ExtProcSink } from '../stream/types.js';
 import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
@@ -141,6 +141,8 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
   const server = new grpc.Server({
     'grpc.keepalive_time_ms': keepalive.timeMs ?? 30_000,
     'grpc.keepalive_timeout_ms': keepalive.timeoutMs ?? 10_000,
+    // A proxy with large buffers may send a body chunk bigger than grpc's 4 MiB default.
+    'grpc.max_receive_message_length': Math.max(4 * 1024 * 1024, (options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) + 65_536),
     ...(options.maxConcurrentStreams !== undefined ? { 'grpc.max_concurrent_streams': options.maxConcurrentStreams } : {}),
   });
   server.addService(services.extProc, { Process: process });
