@@ -28,6 +28,10 @@ export type {
   EndpointRotationOptions,
   EndpointRotationEvents,
   GatewayRoute,
+  PoolMetrics,
+  BoundCounter,
+  BoundGauge,
+  BoundHistogram,
 } from './gateway/index.js';
 export { switchyard } from './express/index.js';
 export type { SwitchyardMiddleware, ExpressLikeRequest } from './express/index.js';
@@ -44,6 +48,7 @@ export {
   usageFromWire,
   mergeUsage,
   extractUsage,
+  extractUsageFromBytes,
   ProxyAttempt,
   forwardRequest,
 } from './proxy/index.js';

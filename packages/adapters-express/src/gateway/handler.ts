@@ -129,5 +129,5 @@ function errorBody(message: string, code: string): { error: { message: string; t
 }
 
 function countOther(rt: GatewayRuntime, route: 'inference' | 'models' | 'healthz' | 'readyz' | 'metrics' | 'unknown', status: number): void {
-  rt.metrics.requests.labels(route, String(status === 0 ? 499 : status)).inc();
+  rt.metrics.countRequest(route, status === 0 ? 499 : status);
 }

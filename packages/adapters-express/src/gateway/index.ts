@@ -6,7 +6,7 @@ export type { GatewayPool } from './pool.js';
 export { EndpointRotation } from './rotation.js';
 export type { EndpointRotationOptions, EndpointRotationEvents } from './rotation.js';
 export { GatewayMetrics } from './metrics.js';
-export type { GatewayRoute } from './metrics.js';
+export type { GatewayRoute, PoolMetrics, BoundCounter, BoundGauge, BoundHistogram } from './metrics.js';
 export { readBody, ClientGoneError } from './body.js';
 export { sendError, sendJson } from './respond.js';
 export { OPERATIONAL_PATHS, relayModels } from './ops.js';

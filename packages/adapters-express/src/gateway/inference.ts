@@ -57,7 +57,7 @@ export async function handleInference(rt: GatewayRuntime, req: IncomingMessage, 
     // Defensive: a bug must still produce an answer (or a cut connection), never a hung request.
     sendError(res, err);
   } finally {
-    rt.metrics.requests.labels('inference', String(res.headersSent ? res.statusCode : CLIENT_CLOSED)).inc();
+    rt.metrics.countRequest('inference', res.headersSent ? res.statusCode : CLIENT_CLOSED);
   }
 }
 
@@ -116,7 +116,8 @@ async function decide(
     pending.shutdown();
     return undefined;
   }
-  const gauge = rt.metrics.scheduling.labels(pool.name);
+  const pm = rt.metrics.forPool(pool.name);
+  const gauge = pm.scheduling;
   rt.tracker.addPending(pending);
   gauge.inc();
   let decision: Decision;
@@ -141,7 +142,7 @@ async function decide(
   } finally {
     rt.tracker.deletePending(pending);
     gauge.dec();
-    rt.metrics.schedulingDuration.labels(pool.name).observe((rt.clock.now() - started) / 1000);
+    pm.schedulingDuration.observe((rt.clock.now() - started) / 1000);
   }
   return planFromDecision(decision, pool.rotation);
 }
@@ -161,12 +162,13 @@ function onSchedulerFailure(rt: GatewayRuntime, res: ServerResponse, request: In
 
 async function forward(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, request: InferenceRequest, poolName: string, plan: ForwardPlan, controller: AbortController, route: RouteResolution): Promise<void> {
   const m = rt.metrics;
+  const pm = m.forPool(poolName);
   const rotation = route.pool.rotation;
   const onRevoked = (): void => { controller.abort(plan.revoked?.reason); };
   plan.revoked?.addEventListener('abort', onRevoked, { once: true });
   if (plan.revoked?.aborted === true) onRevoked();
   rt.tracker.addForwarding(controller);
-  const inFlight = m.inFlight.labels(poolName);
+  const inFlight = pm.inFlight;
   inFlight.inc();
   const started = rt.clock.now();
   let result: ForwardResult;
@@ -188,7 +190,7 @@ async function forward(rt: GatewayRuntime, req: IncomingMessage, res: ServerResp
       bodyTimeoutMs: rt.bodyTimeoutMs,
       onResponseStart: (endpoint, status) => {
         const at = rt.clock.now();
-        m.upstreamHeaderDuration.labels(poolName).observe((at - started) / 1000);
+        pm.upstreamHeaderDuration.observe((at - started) / 1000);
         plan.onResponseStart({ endpoint, status, at });
       },
       onAttemptFailed: (endpoint, failure) => {
@@ -201,7 +203,7 @@ async function forward(rt: GatewayRuntime, req: IncomingMessage, res: ServerResp
     rt.tracker.deleteForwarding(controller);
     inFlight.dec();
   }
-  if (result.attempts > 1) m.retries.labels(poolName).inc(result.attempts - 1);
+  if (result.attempts > 1) pm.retries.inc(result.attempts - 1);
   settle(rt, res, poolName, rotation, plan, controller, result, started);
 }
 
@@ -216,21 +218,22 @@ function settle(
   started: number,
 ): void {
   const m = rt.metrics;
+  const pm = m.forPool(poolName);
   switch (result.kind) {
     case 'ok': {
-      m.upstreamAttempts.labels(poolName, 'ok').inc();
+      pm.attemptsOk.inc();
       const usage = result.usage;
       if (usage !== undefined) {
         plan.onUsage(usage);
-        m.tokens.labels(poolName, 'prompt').inc(usage.promptTokens);
-        m.tokens.labels(poolName, 'completion').inc(usage.completionTokens);
-        if (usage.cachedTokens !== undefined) m.tokens.labels(poolName, 'cached').inc(usage.cachedTokens);
+        pm.promptTokens.inc(usage.promptTokens);
+        pm.completionTokens.inc(usage.completionTokens);
+        if (usage.cachedTokens !== undefined) pm.cachedTokens.inc(usage.cachedTokens);
       }
       const sick = result.status === 502 || result.status === 503 || result.status === 504;
       if (sick) rotation?.recordFailure(result.endpoint.id);
       else rotation?.recordSuccess(result.endpoint.id);
       plan.complete(result.status < 400 ? (usage === undefined ? { kind: 'success' } : { kind: 'success', usage }) : { kind: 'error', status: result.status });
-      m.requestDuration.labels(poolName).observe((rt.clock.now() - started) / 1000);
+      pm.requestDuration.observe((rt.clock.now() - started) / 1000);
       return;
     }
     case 'failed': {

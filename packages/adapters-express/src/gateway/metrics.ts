@@ -6,6 +6,62 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
  */
 export type GatewayRoute = 'inference' | 'models' | 'healthz' | 'readyz' | 'metrics' | 'unknown';
 
+/**
+ * A counter child bound to its labels.
+ * @public
+ */
+export interface BoundCounter {
+  /** Adds `value` (default 1). */
+  inc(value?: number): void;
+}
+
+/**
+ * A gauge child bound to its labels.
+ * @public
+ */
+export interface BoundGauge {
+  /** Adds 1. */
+  inc(): void;
+  /** Subtracts 1. */
+  dec(): void;
+}
+
+/**
+ * A histogram child bound to its labels.
+ * @public
+ */
+export interface BoundHistogram {
+  /** Records one value. */
+  observe(value: number): void;
+}
+
+/**
+ * The per-request metrics of one pool, with labels bound once (no label hashing per request).
+ * @public
+ */
+export interface PoolMetrics {
+  /** `switchyard_gateway_scheduling_requests{pool}`. */
+  readonly scheduling: BoundGauge;
+  /** `switchyard_gateway_scheduling_duration_seconds{pool}`. */
+  readonly schedulingDuration: BoundHistogram;
+  /** `switchyard_gateway_in_flight_requests{pool}`. */
+  readonly inFlight: BoundGauge;
+  /** `switchyard_gateway_upstream_header_duration_seconds{pool}`. */
+  readonly upstreamHeaderDuration: BoundHistogram;
+  /** `switchyard_gateway_request_duration_seconds{pool}`. */
+  readonly requestDuration: BoundHistogram;
+  /** `switchyard_gateway_retries_total{pool}`. */
+  readonly retries: BoundCounter;
+  /** `switchyard_gateway_upstream_attempts_total{pool,result="ok"}`. */
+  readonly attemptsOk: BoundCounter;
+  /** `switchyard_gateway_tokens_total{pool,kind="prompt"}`. */
+  readonly promptTokens: BoundCounter;
+  /** `switchyard_gateway_tokens_total{pool,kind="completion"}`. */
+  readonly completionTokens: BoundCounter;
+  /** `switchyard_gateway_tokens_total{pool,kind="cached"}`. */
+  readonly cachedTokens: BoundCounter;
+}
+
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
@@ -43,6 +99,41 @@ export class GatewayMetrics {
   readonly breakerTransitions: Counter<'pool' | 'state'>;
   /** Tokens reported by model servers. */
   readonly tokens: Counter<'pool' | 'kind'>;
+
+  readonly #pools = new Map<string, PoolMetrics>();
+  readonly #requestChildren = new Map<string, BoundCounter>();
+
+  /** The bound per-request metrics of pool `name` (created on first use). */
+  forPool(name: string): PoolMetrics {
+    let m = this.#pools.get(name);
+    if (m === undefined) {
+      m = {
+        scheduling: this.scheduling.labels(name),
+        schedulingDuration: this.schedulingDuration.labels(name),
+        inFlight: this.inFlight.labels(name),
+        upstreamHeaderDuration: this.upstreamHeaderDuration.labels(name),
+        requestDuration: this.requestDuration.labels(name),
+        retries: this.retries.labels(name),
+        attemptsOk: this.upstreamAttempts.labels(name, 'ok'),
+        promptTokens: this.tokens.labels(name, 'prompt'),
+        completionTokens: this.tokens.labels(name, 'completion'),
+        cachedTokens: this.tokens.labels(name, 'cached'),
+      };
+      this.#pools.set(name, m);
+    }
+    return m;
+  }
+
+  /** Counts one answered request (children cached per route and code). */
+  countRequest(route: GatewayRoute, code: number): void {
+    const key = `${route} ${code}`;
+    let c = this.#requestChildren.get(key);
+    if (c === undefined) {
+      c = this.requests.labels(route, String(code));
+      this.#requestChildren.set(key, c);
+    }
+    c.inc();
+  }
 
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createBodyProcessor, extractUsage, mergeUsage, usageFromWire, type BodyProcessor } from '@switchyard/express';
+import { createBodyProcessor, extractUsage, extractUsageFromBytes, mergeUsage, usageFromWire, type BodyProcessor } from '@switchyard/express';
 
 /** Feeds `bytes` in the given chunk sizes and returns everything the processor emitted. */
 function run(p: BodyProcessor, bytes: Buffer, cuts: number[]): Buffer {
@@ -117,11 +117,15 @@ describe('usage helpers', () => {
     expect(mergeUsage(undefined, { promptTokens: 1, completionTokens: 0 })).toEqual({ promptTokens: 1, completionTokens: 0 });
   });
 
-  it('never throws on arbitrary text', () => {
+  it('never throws on arbitrary text, and reads bytes exactly as text', () => {
+    const latin1 = fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((c) => String.fromCharCode(c)) });
     fc.assert(
-      fc.property(fc.string(), (s) => {
+      fc.property(latin1, (s) => {
         extractUsage(s);
         extractUsage(`{"usage":${s}`);
+        for (const t of [s, `{"usage":${s}`, `{"x":"${s}","usage":{"prompt_tokens":${s.length},"completion_tokens":1}}`]) {
+          expect(extractUsageFromBytes(Buffer.from(t, 'latin1'))).toEqual(extractUsage(t));
+        }
       }),
     );
   });

@@ -1,5 +1,5 @@
 import type { Usage } from '@switchyard/core';
-import { extractUsage, mergeUsage } from './usage.js';
+import { extractUsage, extractUsageFromBytes, mergeUsage } from './usage.js';
 
 /**
  * Watches (and when needed rewrites) an upstream response body on its way to the client.
@@ -126,10 +126,16 @@ class JsonProcessor implements BodyProcessor {
   }
 
   end(): Buffer | undefined {
-    const text = Buffer.concat(this.#chunks, this.#bytes).toString('latin1');
+    const chunks = this.#chunks;
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.#bytes);
     this.#chunks = [];
+    if (this.#rewrite === undefined) {
+      this.usage = extractUsageFromBytes(bytes);
+      return undefined;
+    }
+    const text = bytes.toString('latin1');
     this.usage = extractUsage(text);
-    return this.#rewrite === undefined ? undefined : Buffer.from(this.#rewrite(text), 'latin1');
+    return Buffer.from(this.#rewrite(text), 'latin1');
   }
 
   /** Keeps roughly the last `limit` bytes: usage sits at the end of a completion body. */

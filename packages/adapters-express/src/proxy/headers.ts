@@ -91,9 +91,9 @@ export function buildClientResponseHead(
   const headers: string[] = [];
   let contentType: string | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = String(raw[i]).toLowerCase();
+    const name = text(raw[i]).toLowerCase();
     if (RESPONSE_DROP.has(name) || (bodyRewritten && name === 'content-length')) continue;
-    const value = String(raw[i + 1]);
+    const value = text(raw[i + 1]);
     if (name === 'content-type') contentType = value.toLowerCase();
     if (name === REQUEST_ID_HEADER) continue;
     headers.push(name, value);
@@ -103,13 +103,16 @@ export function buildClientResponseHead(
   return { headers, contentType };
 }
 
+/** Header names and values are latin1 on the wire (RFC 9110 §5.5); decoding them so is also the cheapest. */
+const text = (v: Buffer | string | undefined): string => (v === undefined ? '' : typeof v === 'string' ? v : v.toString('latin1'));
+
 /**
  * Reads one header from a raw list without building a record.
  * @public
  */
 export function rawHeader(raw: readonly Buffer[] | readonly string[], wanted: string): string | undefined {
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (String(raw[i]).toLowerCase() === wanted) return String(raw[i + 1]);
+    if (text(raw[i]).toLowerCase() === wanted) return text(raw[i + 1]);
   }
   return undefined;
 }

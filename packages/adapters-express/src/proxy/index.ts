@@ -4,7 +4,7 @@ export { buildUpstreamHeaders, buildClientResponseHead, rawHeader } from './head
 export type { UpstreamHeaderInput, ClientResponseHead } from './headers.js';
 export { classifyUpstreamError, isRetryable, countsAsEndpointFailure } from './upstream-errors.js';
 export type { UpstreamFailureKind } from './upstream-errors.js';
-export { usageFromWire, mergeUsage, extractUsage } from './usage.js';
+export { usageFromWire, mergeUsage, extractUsage, extractUsageFromBytes } from './usage.js';
 export { ProxyAttempt } from './attempt.js';
 export type { AttemptResult, AttemptContext } from './attempt.js';
 export { forwardRequest } from './forward.js';

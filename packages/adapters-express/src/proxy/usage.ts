@@ -82,3 +82,32 @@ export function extractUsage(text: string): Usage | undefined {
   }
   return undefined;
 }
+
+const USAGE_KEY = Buffer.from('"usage"');
+
+/**
+ * {@link extractUsage} on bytes: finds the last unescaped `"usage": {...}` with native byte search
+ * and decodes only that object, so a JSON body is never converted to a string as a whole.
+ * @public
+ */
+export function extractUsageFromBytes(buf: Buffer): Usage | undefined {
+  let at = buf.lastIndexOf(USAGE_KEY);
+  while (at > 0 && buf[at - 1] === 0x5c /* \ */) at = buf.lastIndexOf(USAGE_KEY, at - 1);
+  if (at < 0) return undefined;
+  let i = at + USAGE_KEY.length;
+  while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x3a || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++;
+  if (buf[i] !== 0x7b) return undefined;
+  let depth = 0;
+  for (let j = i; j < buf.length; j++) {
+    const c = buf[j];
+    if (c === 0x7b) depth++;
+    else if (c === 0x7d && --depth === 0) {
+      try {
+        return usageFromWire(JSON.parse(buf.toString('latin1', i, j + 1)));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
