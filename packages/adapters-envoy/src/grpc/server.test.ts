@@ -232,6 +232,21 @@ describe('server lifecycle', () => {
     }
   });
 
+  it('turns an exception inside message handling into a gRPC INTERNAL for that stream only', async () => {
+    const empty = new EndpointPool();
+    const buggy = await startEppServer({ scheduler, pool: empty, host: '127.0.0.1', port: 0, observer: { onRejected: () => { throw new Error('observer bug'); } } });
+    const client = new EnvoyEmulator(buggy.port);
+    try {
+      const s = client.open();
+      s.send(reqHeaders({ ':method': 'GET', ':path': '/v1/models' }, true));
+      expect((await s.ended).code).toBe(grpc.status.INTERNAL);
+      expect(await client.check('liveness')).toBe(ServingStatus.SERVING);
+    } finally {
+      client.close();
+      await buggy.close(1000);
+    }
+  });
+
   it('serves TLS when given a certificate', async () => {
     const tlsServer = await startEppServer({ scheduler, pool, host: '127.0.0.1', port: 0, tls: { cert: TEST_CERT, key: TEST_KEY } });
     const client = new EnvoyEmulator(tlsServer.port, grpc.credentials.createSsl(Buffer.from(TEST_CERT)), { 'grpc.ssl_target_name_override': 'localhost' });

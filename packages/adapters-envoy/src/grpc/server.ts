@@ -96,7 +96,14 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
     if (closing !== undefined) stream.shutdown();
     call.on('data', (message: ProcessingRequest) => {
       const before = stream.phase;
-      stream.receive(message);
+      try {
+        stream.receive(message);
+      } catch (error) {
+        // A bug must cost this request (the proxy's failure mode applies), never the process.
+        stream.error(error);
+        sink.fail(error);
+        return;
+      }
       if (before !== 'scheduling' && stream.phase === 'scheduling') {
         scheduling++;
         void stream.idle().finally(() => scheduling--);
