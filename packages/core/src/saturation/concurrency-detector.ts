@@ -20,23 +20,47 @@ const concurrencyShape = z.strictObject({
 });
 
 /**
- * Parameters of `concurrency-detector`, with llm-d's names and defaults (missing object = all
- * defaults; unknown keys are rejected).
+ * What `concurrency-detector` counts.
  * @public
  */
-export const concurrencyDetectorParams = concurrencyShape.prefault({});
+export type ConcurrencyMode = 'requests' | 'tokens' | 'hybrid';
 
 /**
- * Input (config-shaped) parameters of {@link createConcurrencyDetector}.
+ * Input (config-shaped) parameters of `concurrency-detector`, with llm-d's names.
  * @public
  */
-export type ConcurrencyDetectorInput = z.input<typeof concurrencyShape>;
+export interface ConcurrencyDetectorInput {
+  /** `requests` (default), `tokens`, or `hybrid` (the tighter of both per endpoint). */
+  readonly concurrencyMode?: ConcurrencyMode | undefined;
+  /** In-flight requests per endpoint that count as full (default 100). */
+  readonly maxConcurrency?: number | undefined;
+  /** In-flight tokens per endpoint that count as full (default 1,000,000). */
+  readonly maxTokenConcurrency?: number | undefined;
+  /** Burst allowance of the filter above the limits, as a fraction (default 0). */
+  readonly headroom?: number | undefined;
+}
 
 /**
- * Validated parameters of the concurrency detector.
+ * Validated parameters of `concurrency-detector`.
  * @public
  */
-export type ConcurrencyDetectorParams = z.output<typeof concurrencyShape>;
+export interface ConcurrencyDetectorParams {
+  /** What is counted. */
+  readonly concurrencyMode: ConcurrencyMode;
+  /** In-flight requests per endpoint that count as full. */
+  readonly maxConcurrency: number;
+  /** In-flight tokens per endpoint that count as full. */
+  readonly maxTokenConcurrency: number;
+  /** Burst allowance of the filter, as a fraction. */
+  readonly headroom: number;
+}
+
+/**
+ * Parameters schema of `concurrency-detector`, with llm-d's names and defaults (missing object =
+ * all defaults; unknown keys are rejected).
+ * @public
+ */
+export const concurrencyDetectorParams: z.ZodType<ConcurrencyDetectorParams, ConcurrencyDetectorInput | undefined> = concurrencyShape.prefault({});
 
 /**
  * Open-loop detector over Switchyard's own in-flight accounting, also usable as a filter.

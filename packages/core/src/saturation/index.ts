@@ -17,6 +17,7 @@ export {
 } from './concurrency-detector.js';
 export type {
   ConcurrencyDetector,
+  ConcurrencyMode,
   ConcurrencyDetectorInput,
   ConcurrencyDetectorParams,
 } from './concurrency-detector.js';

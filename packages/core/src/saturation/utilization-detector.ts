@@ -21,23 +21,41 @@ const utilizationShape = z.strictObject({
 });
 
 /**
- * Parameters of `utilization-detector`, with llm-d's names and defaults (missing object = all
- * defaults; unknown keys are rejected).
+ * Input (config-shaped) parameters of `utilization-detector`, with llm-d's names.
  * @public
  */
-export const utilizationDetectorParams = utilizationShape.prefault({});
+export interface UtilizationDetectorInput {
+  /** Waiting requests per endpoint that count as full (default 5). */
+  readonly queueDepthThreshold?: number | undefined;
+  /** KV-cache usage fraction per endpoint that counts as full (default 0.8). */
+  readonly kvCacheUtilThreshold?: number | undefined;
+  /** Metrics older than this count as saturated: duration string (`"200ms"`) or ms (default 200ms). */
+  readonly metricsStalenessThreshold?: string | number | undefined;
+  /** Burst allowance of the filter above the thresholds, as a fraction (default 0). */
+  readonly headroom?: number | undefined;
+}
 
 /**
- * Input (config-shaped) parameters of {@link createUtilizationDetector}.
+ * Validated parameters of `utilization-detector`.
  * @public
  */
-export type UtilizationDetectorInput = z.input<typeof utilizationShape>;
+export interface UtilizationDetectorParams {
+  /** Waiting requests per endpoint that count as full. */
+  readonly queueDepthThreshold: number;
+  /** KV-cache usage fraction per endpoint that counts as full. */
+  readonly kvCacheUtilThreshold: number;
+  /** Staleness threshold in milliseconds. */
+  readonly metricsStalenessThreshold: number;
+  /** Burst allowance of the filter, as a fraction. */
+  readonly headroom: number;
+}
 
 /**
- * Validated parameters; `metricsStalenessThreshold` is in milliseconds.
+ * Parameters schema of `utilization-detector`, with llm-d's names and defaults (missing object =
+ * all defaults; unknown keys are rejected).
  * @public
  */
-export type UtilizationDetectorParams = z.output<typeof utilizationShape>;
+export const utilizationDetectorParams: z.ZodType<UtilizationDetectorParams, UtilizationDetectorInput | undefined> = utilizationShape.prefault({});
 
 /**
  * Closed-loop detector over scraped metrics, also usable as a scheduler filter.
