@@ -21,7 +21,7 @@ import type { Flow } from './flow.js';
 import { SaturationGate } from './gate.js';
 import { defaultEstimate } from './options.js';
 import { bandFairness, bandStats, metricsSource, type FlowControllerStats } from './introspection.js';
-import { FlowItem, ItemState, NEVER, type ItemOwner } from './item.js';
+import { FlowItem, ItemState, NEVER } from './item.js';
 import type { AdmitOptions, FlowControllerOptions } from './options.js';
 import { QueueSet } from './queues.js';
 
@@ -35,7 +35,7 @@ const DEFAULT_FLOW = 'default-flow';
  * docs/flow-control.md). Create one with {@link createFlowController}.
  * @public
  */
-export class FlowController extends EventEmitter<FlowControllerEvents> implements AdmissionController, ItemOwner {
+export class FlowController extends EventEmitter<FlowControllerEvents> implements AdmissionController {
   /** The resolved configuration. */
   readonly config: FlowControlConfig;
   /** Metrics recorder (undefined when disabled). */
@@ -68,26 +68,21 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.config = parseFlowControlConfig(options.config, options.plugins, { clock: this.#clock });
     this.#estimate = options.estimateTokens ?? defaultEstimate;
     this.#gate = new SaturationGate(this.#pool, options.detector ?? this.config.detector, this.#clock);
-    this.#queues = new QueueSet(
-      this.config,
-      this.#clock,
-      this.#pool,
-      {
-        bandCreated: (b) => this.emit('bandCreated', b.priority),
-        bandRemoved: (b) => this.emit('bandRemoved', b.priority),
-        flowCreated: (f) => this.emit('flowCreated', f.fairnessId, f.priority),
-        flowRemoved: (f) => this.emit('flowRemoved', f.fairnessId, f.priority),
+    this.#queues = new QueueSet(this.config, this.#clock, this.#pool, {
+      bandCreated: (b) => this.emit('bandCreated', b.priority),
+      bandRemoved: (b) => this.emit('bandRemoved', b.priority),
+      flowCreated: (f) => this.emit('flowCreated', f.fairnessId, f.priority),
+      flowRemoved: (f) => this.emit('flowRemoved', f.fairnessId, f.priority),
+      onRelease: (item, outcome) => {
+        this.#release(item, outcome);
       },
-      this,
-      {
-        expire: (item) => {
-          this.#expire(item);
-        },
-        abort: (item) => {
-          this.#cancel(item);
-        },
+      expire: (item) => {
+        this.#expire(item);
       },
-    );
+      abort: (item) => {
+        this.#cancel(item);
+      },
+    });
     this.#dispatcher = new Dispatcher(this.#queues, options.usageLimitPolicy ?? this.config.usageLimitPolicy, this.#clock, {
       saturation: () => this.saturation(),
       grant: (item, now) => {
@@ -215,8 +210,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     };
   }
 
-  /** @internal grant side: the caller released `item`. */
-  onRelease(item: FlowItem, outcome: RequestOutcome): void {
+  #release(item: FlowItem, outcome: RequestOutcome): void {
     if (item.state !== ItemState.Dispatched && item.state !== ItemState.Revoked) return;
     const wasRevoked = item.state === ItemState.Revoked;
     item.state = ItemState.Released;

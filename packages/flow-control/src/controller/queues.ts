@@ -5,8 +5,8 @@ import { Flow, type Band } from './flow.js';
 import { ItemState, NEVER, type FlowItem, type ItemOwner } from './item.js';
 import { TtlTracker } from './ttl.js';
 
-/** What the queues report back to the controller. */
-export interface QueueEvents {
+/** What the queues report back to the controller (band/flow lifecycle, releases, expiries, aborts). */
+export interface QueueEvents extends BandTableHooks, ItemOwner {
   /** A queued item's TTL ran out (already out of the TTL heap). */
   expire(item: FlowItem): void;
   /** A queued item's caller aborted. */
@@ -42,13 +42,13 @@ export class QueueSet {
   #poolEmpty: boolean;
   #lastFlip = -Infinity;
 
-  constructor(config: FlowControlConfig, clock: Clock, pool: EndpointPool, hooks: BandTableHooks, owner: ItemOwner, events: QueueEvents) {
+  constructor(config: FlowControlConfig, clock: Clock, pool: EndpointPool, events: QueueEvents) {
     this.#config = config;
     this.#clock = clock;
     this.#pool = pool;
     this.#events = events;
     this.#poolEmpty = pool.size === 0;
-    this.table = new BandTable(config, clock, hooks, owner);
+    this.table = new BandTable(config, clock, events, events);
     this.ttl = new TtlTracker(clock, (item) => {
       events.expire(item);
     });
