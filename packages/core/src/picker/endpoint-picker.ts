@@ -99,6 +99,7 @@ export class EndpointPicker implements RequestScheduler {
   readonly #onHookError: EndpointPickerOptions['onHookError'];
   readonly #disagg: { decisionType(r: unknown): string } | undefined;
   readonly #unsubscribe: (() => void) | undefined;
+  #closing: Promise<void> | undefined;
 
   constructor(options: EndpointPickerOptions) {
     this.pool = options.pool;
@@ -199,10 +200,37 @@ export class EndpointPicker implements RequestScheduler {
     }
   }
 
-  /** Stops the admission controller (queued requests are rejected) and detaches from the pool. */
-  async close(): Promise<void> {
+  /**
+   * Shuts the picker down: detaches from the pool, stops the admission controller (queued
+   * requests are rejected), then closes every plugin of the configuration that has a `close()`
+   * (ZMQ subscriptions, pool listeners...), each exactly once. Every step runs even when an
+   * earlier one fails; calling it again returns the same promise.
+   * @throws SwitchyardError `INTERNAL` (or the admission controller's own error) once everything
+   * was attempted, naming what failed
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
     this.#unsubscribe?.();
-    await this.admission.close?.();
+    const errors: unknown[] = [];
+    try {
+      await this.admission.close?.();
+    } catch (error) {
+      errors.push(error);
+    }
+    try {
+      await this.scheduler.close();
+    } catch (error) {
+      errors.push(error);
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) {
+      const detail = errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ');
+      throw new SwitchyardError('INTERNAL', `closing the endpoint picker failed: ${detail}`, { cause: new AggregateError(errors, detail) });
+    }
   }
 }
 

@@ -31,6 +31,12 @@ export interface Plugin {
    * missing ones.
    */
   readonly consumes?: readonly string[];
+  /**
+   * Releases what the instance holds (sockets, timers, pool listeners). `EndpointPicker.close()`
+   * and `Scheduler.close()` call it once per instance, after admission stopped; a failure is
+   * collected and reported after every other plugin was closed too.
+   */
+  close?(): void | Promise<void>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoints/types.js';
 import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.js';
+import { closePlugins, configPlugins } from './close-plugins.js';
 import type { PluginObserver } from './observer.js';
 import type { CycleContext, DataProducer, Plugin, ProfileHandler, ProfileResult, RequestLifecycle, SchedulingProfile, SchedulingResult } from './plugins.js';
 import { ProfileRunner } from './profile-runner.js';
@@ -56,6 +57,7 @@ export class Scheduler {
   readonly #observer: PluginObserver | undefined;
   readonly #onProducerError: SchedulerOptions['onProducerError'];
   #cycle = 0;
+  #closed: Promise<void> | undefined;
 
   constructor(config: SchedulerConfig, options: SchedulerOptions = {}) {
     this.config = config;
@@ -159,6 +161,16 @@ export class Scheduler {
       }
       throw error;
     }
+  }
+
+  /**
+   * Closes every plugin of the configuration that has a `close()` (once per instance, however
+   * often this is called), even when some fail.
+   * @throws SwitchyardError `INTERNAL` naming the plugins whose `close()` failed
+   */
+  close(): Promise<void> {
+    this.#closed ??= closePlugins(configPlugins(this.config));
+    return this.#closed;
   }
 
   /** A handler may return a profile object built on the fly; give it a runner too. */

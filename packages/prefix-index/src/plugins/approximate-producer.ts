@@ -97,6 +97,7 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   readonly index: PrefixIndex;
   readonly #o: ApproximatePrefixProducerOptions;
   readonly #keysAttr;
+  readonly #onRemoved: (e: Endpoint) => void;
 
   constructor(options: ApproximatePrefixProducerOptions) {
     this.#o = options;
@@ -109,9 +110,15 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
       new ApproximatePrefixIndex({
         capacityFor: (id) => this.#capacityFor(pool?.get(id)),
       });
-    pool?.on('removed', (e) => {
+    this.#onRemoved = (e) => {
       this.index.removeEndpoint(e.id);
-    });
+    };
+    pool?.on('removed', this.#onRemoved);
+  }
+
+  /** Stops following the pool (the index itself holds no other resources). */
+  close(): void {
+    this.#o.pool?.off('removed', this.#onRemoved);
   }
 
   /** Hashes, matches and publishes match info for one request. */

@@ -113,6 +113,7 @@ export function prefixCacheScorerDefinition(env: PrefixPluginEnv): PluginDefinit
         index: producer.index,
         produce: producer.produce.bind(producer),
         preRequest: producer.preRequest.bind(producer),
+        close: producer.close.bind(producer),
         score: scorer.score.bind(scorer),
         ...(scorer.scoreInto === undefined ? {} : { scoreInto: scorer.scoreInto.bind(scorer) }),
       };

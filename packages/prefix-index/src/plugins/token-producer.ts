@@ -58,10 +58,16 @@ export class TokenProducer implements DataProducer {
   readonly consumes: readonly string[] = [];
   readonly #tokenizer: Promise<Tokenizer> | undefined;
   readonly #env: Pick<PrefixPluginEnv, 'metrics'>;
+  readonly #ownsTokenizer: boolean;
 
-  /** @param tokenizer - real tokenizer, or undefined for the estimate backend */
-  constructor(name: string, tokenizer: Tokenizer | Promise<Tokenizer> | undefined, env: Pick<PrefixPluginEnv, 'metrics'>) {
+  /**
+   * @param tokenizer - real tokenizer, or undefined for the estimate backend
+   * @param ownsTokenizer - close the tokenizer with the producer (true for the ones the config
+   *   created; a tokenizer passed in by the application stays the application's)
+   */
+  constructor(name: string, tokenizer: Tokenizer | Promise<Tokenizer> | undefined, env: Pick<PrefixPluginEnv, 'metrics'>, ownsTokenizer = false) {
     this.name = name;
+    this.#ownsTokenizer = ownsTokenizer;
     this.#tokenizer = tokenizer === undefined ? undefined : Promise.resolve(tokenizer);
     // A tokenizer that fails to load is reported per request, not as an unhandled rejection.
     this.#tokenizer?.catch(() => undefined);
@@ -88,6 +94,13 @@ export class TokenProducer implements DataProducer {
     const prompts = encodePromptBytes(prompt);
     request.attributes.set(PrefixAttributes.promptBytes, { prompts, estimated: true });
     request.attributes.set(Attributes.promptTokenCount, pseudoTokenCount(prompts));
+  }
+
+  /** Closes the tokenizer when this producer created it. */
+  async close(): Promise<void> {
+    if (!this.#ownsTokenizer) return;
+    const tokenizer = await this.#tokenizer?.catch(() => undefined);
+    await tokenizer?.close?.();
   }
 
   #setTokens(request: SchedulingRequest, tokens: readonly (readonly number[])[]): void {
@@ -121,7 +134,7 @@ export function tokenProducerDefinition(env: PrefixPluginEnv): PluginDefinition<
         if (env.tokenizer === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: backend "custom" needs a tokenizer passed to loadPrefixIndexPlugins({ tokenizer })');
         tokenizer = env.tokenizer;
       }
-      return new TokenProducer(ctx.name, tokenizer, env);
+      return new TokenProducer(ctx.name, tokenizer, env, p.backend !== 'custom');
     },
   });
 }
