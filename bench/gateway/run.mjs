@@ -164,6 +164,7 @@ try {
   };
   if (want('switchyard')) await nodeProxy('Switchyard gateway, default config', 'proxy-switchyard.mjs');
   if (want('switchyard-rr')) await nodeProxy('Switchyard gateway, round-robin scheduler', 'proxy-switchyard.mjs', ['rr']);
+  if (want('bare')) await nodeProxy('bare node:http + undici passthrough (floor)', '.bare.tmp.mjs');
   if (want('fastify')) await nodeProxy('Fastify + @fastify/reply-from, round-robin', 'proxy-fastify.mjs');
 
   const haproxy = process.env.HAPROXY_BIN ?? (spawnSync('sh', ['-c', 'command -v haproxy']).stdout.toString().trim() || undefined);
@@ -202,7 +203,7 @@ try {
   const portkeyServer = portkeyDir === undefined ? undefined : join(portkeyDir, 'node_modules/@portkey-ai/gateway/build/start-server.js');
   if (want('portkey') && portkeyServer !== undefined && existsSync(portkeyServer)) {
     const port = await freePort();
-    const child = spawn(process.execPath, [portkeyServer, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'], cwd: dirname(portkeyServer) });
+    const child = spawn(process.execPath, [portkeyServer, `--port=${port}`, '--headless'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: dirname(portkeyServer) });
     children.push(child);
     const config = JSON.stringify({
       strategy: { mode: 'loadbalance' },

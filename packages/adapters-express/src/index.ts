@@ -13,6 +13,7 @@ export {
   ClientGoneError,
   sendError,
   sendJson,
+  requestIdGenerator,
   OPERATIONAL_PATHS,
   relayModels,
 } from './gateway/index.js';

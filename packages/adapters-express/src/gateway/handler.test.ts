@@ -188,3 +188,28 @@ describe('createGatewayHandler: body limit and trust', () => {
     expect(d?.request.objective).toBe('gold');
   });
 });
+
+describe('request ids', () => {
+  it('generates unique ids and propagates a client id unchanged', async () => {
+    const { requestIdGenerator } = await import('@switchyard/express');
+    const a = requestIdGenerator();
+    const b = requestIdGenerator();
+    const ids = new Set([a(), a(), a(), b(), b()]);
+    expect(ids.size).toBe(5);
+    const up = await startFakeUpstream('id');
+    const pool = new EndpointPool();
+    pool.add({ address: up.address });
+    const gw = await startGateway({ scheduler: new FakeScheduler(pool) });
+    try {
+      const given = await post(`${gw.url}/v1/completions`, { model: 'm', prompt: 'x' }, { 'x-request-id': 'client-42' });
+      expect(given.headers['x-request-id']).toBe('client-42');
+      expect(up.received.at(-1)?.headers['x-request-id']).toBe('client-42');
+      const generated = await post(`${gw.url}/v1/completions`, { model: 'm', prompt: 'x' });
+      expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f]{16}-[0-9a-z]+$/);
+      expect(up.received.at(-1)?.headers['x-request-id']).toBe(generated.headers['x-request-id']);
+    } finally {
+      await gw.close();
+      await up.close();
+    }
+  });
+});

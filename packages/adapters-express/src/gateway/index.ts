@@ -9,4 +9,5 @@ export { GatewayMetrics } from './metrics.js';
 export type { GatewayRoute, PoolMetrics, BoundCounter, BoundGauge, BoundHistogram } from './metrics.js';
 export { readBody, ClientGoneError } from './body.js';
 export { sendError, sendJson } from './respond.js';
+export { requestIdGenerator } from './request-id.js';
 export { OPERATIONAL_PATHS, relayModels } from './ops.js';

@@ -42,7 +42,7 @@ export async function handleInference(rt: GatewayRuntime, req: IncomingMessage, 
     }
     let request: InferenceRequest;
     try {
-      request = parseRequest({ path, headers: req.headers, body }, { maxBodyBytes: rt.maxBodyBytes, ...(rt.parsers === undefined ? {} : { parsers: rt.parsers }) });
+      request = parseRequest({ path, headers: req.headers, body }, rt.parseOptions);
     } catch (err) {
       sendError(res, err);
       return;

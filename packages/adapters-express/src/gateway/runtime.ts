@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import type { Registry } from 'prom-client';
 import { SwitchyardError, systemClock, DEFAULT_MAX_BODY_BYTES } from '@switchyard/core';
-import type { Clock, RequestParser } from '@switchyard/core';
+import type { Clock, ParseOptions } from '@switchyard/core';
+import { requestIdGenerator } from './request-id.js';
 import { singlePoolRouter, type ModelRouter } from '../models/router.js';
 import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_INFERENCE_PATHS, type ClassifyHook, type FailureMode, type GatewayOptions } from './options.js';
@@ -29,8 +30,6 @@ export interface GatewayRuntime {
   readonly tracker: RequestTracker;
   /** Body limit. */
   readonly maxBodyBytes: number;
-  /** Request parsers, or undefined for core's built-ins. */
-  readonly parsers: readonly RequestParser[] | undefined;
   /** Inference paths. */
   readonly inferencePaths: ReadonlySet<string>;
   /** Whether a request's classification headers are honoured. */
@@ -51,6 +50,8 @@ export interface GatewayRuntime {
   readonly operationalRoutes: boolean;
   /** Round-robin cursor of FailOpen, per pool name. */
   readonly failOpenCursor: Map<string, number>;
+  /** Options handed to `parseRequest` (limit, parsers, request-id generator). */
+  readonly parseOptions: ParseOptions;
 }
 
 /**
@@ -90,6 +91,7 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
   const trust = options.trustClassificationHeaders ?? false;
   const clock = options.clock ?? systemClock;
   for (const pool of router.pools()) watchRotation(metrics, pool.name, pool.rotation);
+  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   return {
     router,
     clock,
@@ -98,8 +100,7 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
     dispatcher,
     ownsDispatcher: options.dispatcher === undefined,
     tracker: new RequestTracker(),
-    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES),
-    parsers: options.parsers,
+    maxBodyBytes,
     inferencePaths: new Set(options.inferencePaths ?? DEFAULT_INFERENCE_PATHS),
     trusts: typeof trust === 'function' ? trust : () => trust,
     classify: options.classify,
@@ -110,6 +111,7 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
     trace: options.trace ?? false,
     operationalRoutes: options.serveOperationalRoutes ?? true,
     failOpenCursor: new Map(),
+    parseOptions: { maxBodyBytes, generateId: requestIdGenerator(), ...(options.parsers === undefined ? {} : { parsers: options.parsers }) },
   };
 }
 
