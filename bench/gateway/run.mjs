@@ -164,7 +164,7 @@ try {
   };
   if (want('switchyard')) await nodeProxy('Switchyard gateway, default config', 'proxy-switchyard.mjs');
   if (want('switchyard-rr')) await nodeProxy('Switchyard gateway, round-robin scheduler', 'proxy-switchyard.mjs', ['rr']);
-  if (want('bare')) await nodeProxy('bare node:http + undici passthrough (floor)', '.bare.tmp.mjs');
+  if (want('bare')) await nodeProxy('bare node:http + undici passthrough (floor)', 'proxy-bare.mjs');
   if (want('fastify')) await nodeProxy('Fastify + @fastify/reply-from, round-robin', 'proxy-fastify.mjs');
 
   const haproxy = process.env.HAPROXY_BIN ?? (spawnSync('sh', ['-c', 'command -v haproxy']).stdout.toString().trim() || undefined);
