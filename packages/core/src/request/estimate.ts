@@ -1,23 +1,17 @@
 import type { PromptView } from './types.js';
 
 /**
- * UTF-8 byte length of a string, computed without allocating.
+ * UTF-8 byte length of a string (lone surrogates count as U+FFFD, 3 bytes), computed natively
+ * without allocating.
  * @public
  */
 export function utf8ByteLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // A valid surrogate pair is one 4-byte code point.
-      n += 4;
-      i++;
-    } else n += 3; // BMP character, or a lone surrogate (encoded as U+FFFD, 3 bytes)
-  }
-  return n;
+  return Buffer.byteLength(s, 'utf8');
 }
+
+// Prompt views are immutable, and several plugins ask for the estimate of the same request in one
+// cycle; an 800 KB prompt costs milliseconds to measure, so remember the answer per view.
+const estimates = new WeakMap<PromptView, number>();
 
 /**
  * A cheap prompt-size estimate for schedulers that have no tokenizer: UTF-8 bytes / 4, rounded
@@ -26,6 +20,15 @@ export function utf8ByteLength(s: string): number {
  * @public
  */
 export function estimatePromptTokens(prompt: PromptView): number {
+  let n = estimates.get(prompt);
+  if (n === undefined) {
+    n = measurePromptTokens(prompt);
+    estimates.set(prompt, n);
+  }
+  return n;
+}
+
+function measurePromptTokens(prompt: PromptView): number {
   switch (prompt.kind) {
     case 'text': {
       let total = 0;
