@@ -66,6 +66,7 @@ export type {
 } from './proxy/index.js';
 export {
   gatewaySectionSchema,
+  gatewayEndpointSchema,
   addressMatcher,
   trustPredicate,
   splitConfig,

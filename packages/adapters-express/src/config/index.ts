@@ -1,4 +1,4 @@
-export { gatewaySectionSchema } from './schema.js';
+export { gatewaySectionSchema, gatewayEndpointSchema } from './schema.js';
 export type { GatewaySection, GatewaySectionInput, GatewayEndpointInput } from './schema.js';
 export { addressMatcher, trustPredicate } from './trust.js';
 export { splitConfig, parseConfigDocument, resolvePoolDocument } from './document.js';

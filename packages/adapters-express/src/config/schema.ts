@@ -2,8 +2,12 @@ import { z } from 'zod';
 
 const positiveMs = z.number().positive();
 
-/** An endpoint as written in the gateway section: `ip:port` or an object with labels. */
-const endpointSchema = z.union([
+/**
+ * An endpoint as written in the gateway section: `ip:port` or an object with id, labels and
+ * metrics port.
+ * @public
+ */
+export const gatewayEndpointSchema = z.union([
   z.string().min(1),
   z.strictObject({
     id: z.string().min(1).optional(),
@@ -17,7 +21,7 @@ const poolSchema = z.strictObject({
   /** Pool name (metrics label, `/v1/models` owner). */
   name: z.string().min(1),
   /** Endpoints of the pool. */
-  endpoints: z.array(endpointSchema).default([]),
+  endpoints: z.array(gatewayEndpointSchema).default([]),
   /** Model and LoRA adapter names the pool serves (globally unique). */
   models: z.array(z.string().min(1)).default([]),
   /**
@@ -82,7 +86,7 @@ export const gatewaySectionSchema = z
     /** Shutdown grace period for requests being forwarded. */
     shutdownGraceMs: z.number().min(0).default(30_000),
     /** Single-pool shorthand: the endpoints (every model goes to them). */
-    endpoints: z.array(endpointSchema).optional(),
+    endpoints: z.array(gatewayEndpointSchema).optional(),
     /** Multi-model: pools with the models they serve. */
     pools: z.array(poolSchema).optional(),
     /** Multi-model: weighted splits across pools. */
@@ -113,4 +117,4 @@ export type GatewaySectionInput = z.input<typeof gatewaySectionSchema>;
  * An endpoint entry of the gateway section.
  * @public
  */
-export type GatewayEndpointInput = z.output<typeof endpointSchema>;
+export type GatewayEndpointInput = z.output<typeof gatewayEndpointSchema>;

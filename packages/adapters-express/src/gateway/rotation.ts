@@ -47,7 +47,7 @@ interface BreakerState {
 const specOf = (e: Endpoint): EndpointSpec => ({ id: e.id, address: e.address, labels: e.labels, metricsPort: e.metricsPort });
 
 /**
- * A circuit breaker per endpoint, implemented as a second {@link EndpointPool} that mirrors the
+ * A circuit breaker per endpoint, implemented as a second `EndpointPool` that mirrors the
  * source pool minus the endpoints that keep failing. Give `rotation.pool` to the picker and the flow
  * controller: an endpoint out of rotation is simply not a candidate (like a pod failing its
  * readiness probe), whatever the scorers think of it, and it stops counting towards saturation.

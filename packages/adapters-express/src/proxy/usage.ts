@@ -17,7 +17,7 @@ interface WireUsage {
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /**
- * Converts a wire `usage` object (OpenAI or Anthropic shape) to a {@link Usage}; undefined when it
+ * Converts a wire `usage` object (OpenAI or Anthropic shape) to a core `Usage`; undefined when it
  * carries no token counts at all.
  * @public
  */
