@@ -122,7 +122,8 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     }
     const table = this.#queues.table;
     const exactNow = this.#clock.now();
-    const band = table.band(request.priority);
+    // Objectives carry int32 priorities; anything else (NaN from a bad integration) goes to band 0.
+    const band = table.band(Number.isFinite(request.priority) ? request.priority : 0);
     const flow = table.flow(band, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
     // Whole milliseconds (rounded up, so a TTL never ends early) keep the item's time fields small integers.
     const now = Math.ceil(exactNow);

@@ -12,8 +12,9 @@ export interface QueuedRequest {
   /** Clock time (ms) at which the request entered the queue. */
   readonly enqueuedAt: number;
   /**
-   * Clock time (ms) at which the request expires if still queued, as computed at enqueue (TTL of
-   * the request or band, shortened by the caller's deadline); `Infinity` when it never expires.
+   * Clock time (ms) at which the request expires if still queued (TTL of the request or band,
+   * shortened by the caller's deadline; recomputed when the pool turns empty or non-empty);
+   * `Infinity` when it never expires. Ordering keys are computed once, at enqueue.
    */
   readonly deadline: number;
   /** Body size in bytes (the unit of `maxBytes`). */
