@@ -36,8 +36,6 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
       const got = valueAt(input, issue.path);
       return got === undefined ? `required field missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${describeType(got)}`;
     }
-    case 'unrecognized_keys':
-      return issue.keys.length === 1 ? `unknown field "${issue.keys[0] ?? ''}"` : `unknown fields ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     case 'invalid_value': {
       const got = valueAt(input, issue.path);
       const expected = issue.values.map((v) => JSON.stringify(v)).join(', ');
@@ -48,16 +46,30 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   }
 }
 
+/** True when `path` points into a plugin's `parameters` (`plugins[i].parameters...`). */
+function inPluginParameters(path: readonly PropertyKey[]): boolean {
+  return path[0] === 'plugins' && typeof path[1] === 'number' && path[2] === 'parameters';
+}
+
 /**
  * Turns zod issues into one `CONFIG_INVALID` error whose message lists every problem as
- * `path: problem` (paths prefixed with `prefix`, e.g. `plugins[2].parameters`).
+ * `path: problem` (paths prefixed with `prefix`, e.g. `plugins[2].parameters`). An unknown key is
+ * reported at its own path, one line per key: `plugins[3].parameters.matchLenghtWeight: unknown
+ * parameter` inside plugin parameters, `schedulingProfiles[0].plugin: unknown field` elsewhere.
  * @internal
  */
 export function configError(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): SwitchyardError {
-  const lines = issues.map((issue) => {
-    const where = formatPath([...prefix, ...issue.path]);
-    return `${where === '' ? '(document)' : where}: ${describeIssue(issue, input)}`;
-  });
+  const lines: string[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      const what = inPluginParameters(path) ? 'unknown parameter' : 'unknown field';
+      for (const key of issue.keys) lines.push(`${formatPath([...path, key])}: ${what}`);
+      continue;
+    }
+    const where = formatPath(path);
+    lines.push(`${where === '' ? '(document)' : where}: ${describeIssue(issue, input)}`);
+  }
   return new SwitchyardError('CONFIG_INVALID', lines.join('; '));
 }
 

@@ -86,6 +86,17 @@ export interface LatencyPrediction {
 }
 
 /**
+ * Key of the prefix match info a plugin reads: the shared `prefix-match-info` attribute, or, when
+ * `producerName` is given and not empty, the copy the producer of that instance name writes
+ * (`prefix-match-info/<name>`), so approximate and precise producers can run side by side and
+ * each consumer can pick one (llm-d's `prefixMatchInfoProducerName`).
+ * @public
+ */
+export function prefixMatchAttribute(producerName?: string): AttributeKey<ReadonlyMap<string, PrefixMatchInfo>> {
+  return producerName === undefined || producerName === '' ? Attributes.prefixMatch : attributeKey(`${Attributes.prefixMatch.name}/${producerName}`);
+}
+
+/**
  * Well-known attributes shared between packages. Producers in `@switchyard/prefix-index` write
  * `prefixMatch` and `tokens`; core's in-flight producer writes `inFlightLoad`.
  * @public

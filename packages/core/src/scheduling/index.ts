@@ -1,4 +1,4 @@
-export { attributeKey, AttributeMap, Attributes } from './attributes.js';
+export { attributeKey, AttributeMap, Attributes, prefixMatchAttribute } from './attributes.js';
 export type { AttributeKey, PrefixMatchInfo, InFlightLoadView, LatencyPrediction } from './attributes.js';
 export type { SchedulingRequest } from './request.js';
 export { createSchedulingRequest, DEFAULT_FAIRNESS_ID } from './make-request.js';

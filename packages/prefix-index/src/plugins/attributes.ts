@@ -1,4 +1,4 @@
-import { attributeKey, Attributes, type AttributeKey, type PrefixMatchInfo, type SchedulingRequest } from '@switchyard/core';
+import { attributeKey, prefixMatchAttribute, type AttributeKey, type PrefixMatchInfo, type SchedulingRequest } from '@switchyard/core';
 import type { BlockKeys } from '../api/types.js';
 
 /**
@@ -29,7 +29,8 @@ export const PrefixAttributes = {
  * @public
  */
 export function matchInfoAttribute(producerName: string): AttributeKey<ReadonlyMap<string, PrefixMatchInfo>> {
-  return attributeKey(`${Attributes.prefixMatch.name}/${producerName}`);
+  // Core owns the naming scheme: its prefix-based-pd-decider reads the same key.
+  return prefixMatchAttribute(producerName);
 }
 
 /**
@@ -45,7 +46,7 @@ export function blockKeysAttribute(producerName: string): AttributeKey<BlockKeys
  * @public
  */
 export function readMatchInfo(request: SchedulingRequest, producerName: string | undefined): ReadonlyMap<string, PrefixMatchInfo> | undefined {
-  return request.attributes.get(producerName === undefined ? Attributes.prefixMatch : matchInfoAttribute(producerName));
+  return request.attributes.get(prefixMatchAttribute(producerName));
 }
 
 /**
@@ -53,5 +54,5 @@ export function readMatchInfo(request: SchedulingRequest, producerName: string |
  * @public
  */
 export function matchInfoConsumes(producerName: string | undefined): readonly string[] {
-  return [producerName === undefined ? Attributes.prefixMatch.name : matchInfoAttribute(producerName).name];
+  return [prefixMatchAttribute(producerName).name];
 }

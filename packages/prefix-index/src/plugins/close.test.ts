@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRegistry, EndpointPicker, EndpointPool, loadConfig } from '@switchyard/core';
-import { createPrefixHasher, registerPrefixIndexPlugins, silentLogger, type PrecisePrefixProducer, type PrefixHasher, type ZmqModule, type ZmqSubscriberLike } from '@switchyard/prefix-index';
+import { createPrefixHasher, loadPrefixIndexPlugins, silentLogger, type PrecisePrefixProducer, type PrefixHasher, type ZmqModule, type ZmqSubscriberLike } from '@switchyard/prefix-index';
 
 let hasher: PrefixHasher;
 beforeAll(async () => {
@@ -85,7 +85,7 @@ describe('closing an EndpointPicker releases the prefix plugins', () => {
     pool.add({ id: 'b', address: '10.0.0.2:8000' });
     const baseline = pool.listenerCount('removed');
     const options = { hasher, zeromq: zmq.module, logger: silentLogger, tokenizer: { name: 'ids', tokenize: () => Promise.resolve([[1, 2, 3]]) } };
-    const registry = await registerPrefixIndexPlugins(createDefaultRegistry(), options);
+    const registry = createDefaultRegistry().registerAll(await loadPrefixIndexPlugins(options));
     const config = loadConfig(PRECISE, { registry, pool });
     const producer = config.plugins.get('precise-prefix-cache-producer') as PrecisePrefixProducer;
     await producer.subscriber;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRegistry, EndpointPicker, EndpointPool, loadConfig, parseRequest, type Decision, type PluginRegistry } from '@switchyard/core';
-import { createPrefixHasher, registerPrefixIndexPlugins, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
+import { createPrefixHasher, loadPrefixIndexPlugins, registerPrefixIndexPlugins, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
 import { metrics } from './test-requests.js';
 
 let hasher: PrefixHasher;
@@ -62,14 +62,19 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
     await (config.plugins.get('precise-prefix-cache-producer') as PrecisePrefixProducer).close();
   });
 
-  it('P/D disaggregation with prefix-based-pd-decider', async () => {
+  const PD = (decider: string) =>
+    `${HEAD}plugins:\n- name: approx\n  type: approx-prefix-cache-producer\n- type: prefill-filter\n- type: decode-filter\n- type: prefix-cache-scorer\n- type: prefix-based-pd-decider\n  parameters:\n    nonCachedTokens: 8\n${decider}- type: disagg-profile-handler\n  parameters:\n    deciders:\n      prefill: prefix-based-pd-decider\nschedulingProfiles:\n- name: prefill\n  plugins:\n  - pluginRef: prefill-filter\n  - pluginRef: prefix-cache-scorer\n- name: decode\n  plugins:\n  - pluginRef: decode-filter\n  - pluginRef: prefix-cache-scorer\n`;
+  const registries: [string, () => Promise<PluginRegistry>][] = [
+    ['registerPrefixIndexPlugins(registry)', registry],
+    ['registry.registerAll(await loadPrefixIndexPlugins())', async () => createDefaultRegistry().registerAll(await loadPrefixIndexPlugins({ hasher }))],
+  ];
+  it.each(registries)('P/D disaggregation with prefix-based-pd-decider, registered by %s', async (_how, makeRegistry) => {
     const pool = new EndpointPool();
     pool.add({ id: 'p', address: '10.0.0.1:8000', labels: { 'llm-d.ai/role': 'prefill' } });
     pool.add({ id: 'd', address: '10.0.0.2:8000', labels: { 'llm-d.ai/role': 'decode' } });
-    const config = loadConfig(
-      `${HEAD}plugins:\n- type: prefill-filter\n- type: decode-filter\n- type: prefix-cache-scorer\n- type: prefix-based-pd-decider\n  parameters:\n    nonCachedTokens: 8\n- type: disagg-profile-handler\n  parameters:\n    deciders:\n      prefill: prefix-based-pd-decider\nschedulingProfiles:\n- name: prefill\n  plugins:\n  - pluginRef: prefill-filter\n  - pluginRef: prefix-cache-scorer\n- name: decode\n  plugins:\n  - pluginRef: decode-filter\n  - pluginRef: prefix-cache-scorer\n`,
-      { registry: await registry(), pool },
-    );
+    // The decider reads the named producer's copy of the match info (llm-d's prefixMatchInfoProducerName).
+    const config = loadConfig(PD('    prefixMatchInfoProducerName: approx\n'), { registry: await makeRegistry(), pool });
+    expect(config.plugins.get('prefix-based-pd-decider')?.consumes).toEqual(['prefix-match-info/approx']);
     const picker = new EndpointPicker({ pool, config });
     const long = chatRequest([{ role: 'user', content: 'a fairly long question '.repeat(20) }]);
     const d = await picker.pick(long);
@@ -80,6 +85,15 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
     const again = await picker.pick(long);
     expect(again.headers['x-prefiller-host-port']).toBeUndefined();
     again.complete({ kind: 'success' });
+  });
+
+  it('rejects a decider reading a producer that does not exist, and a misspelt decider parameter', async () => {
+    const pool = new EndpointPool();
+    const reg = await registry();
+    expect(() => loadConfig(PD('    prefixMatchInfoProducerName: aprox\n'), { registry: reg, pool })).toThrow(
+      'plugin "prefix-based-pd-decider" (type prefix-based-pd-decider) consumes attribute "prefix-match-info/aprox", but no configured plugin produces it',
+    );
+    expect(() => loadConfig(PD('    promptToken: 5\n'), { registry: reg, pool })).toThrow('plugins[4].parameters.promptToken: unknown parameter');
   });
 
   it('llm-d defaults (no config) include prefix-cache-scorer and its producers', async () => {

@@ -1,4 +1,4 @@
-import type { PluginDefinition, PluginRegistry } from '@switchyard/core';
+import { prefixBasedPdDeciderPlugin, type PluginDefinition, type PluginRegistry } from '@switchyard/core';
 import type { Registry } from 'prom-client';
 import { consoleLogger, type Logger } from '../api/logger.js';
 import { createPrefixHasher, type PrefixHasher } from '../hashing/prefix-hasher.js';
@@ -9,7 +9,6 @@ import { affinityFilterDefinition } from './affinity-filter.js';
 import { approximateProducerDefinition } from './approximate-producer.js';
 import type { PrefixPluginEnv } from './env.js';
 import { noHitLruScorerDefinition } from './no-hit-lru-scorer.js';
-import { pdDeciderDefinition, PREFIX_BASED_PD_DECIDER } from './pd-decider.js';
 import { preciseProducerDefinition } from './precise-producer.js';
 import { prefixCacheScorerDefinition } from './prefix-cache-scorer.js';
 import { tokenProducerDefinition } from './token-producer.js';
@@ -36,12 +35,12 @@ export interface PrefixIndexPluginOptions {
 /**
  * Loads xxhash-wasm and returns the package's plugin definitions, ready for
  * `registry.registerAll(...)`: `token-producer`, `approx-prefix-cache-producer`,
- * `precise-prefix-cache-producer`, `prefix-cache-scorer`, `no-hit-lru-scorer`,
- * `prefix-cache-affinity-filter` and `prefix-based-pd-decider`.
+ * `precise-prefix-cache-producer`, `prefix-cache-scorer`, `no-hit-lru-scorer` and
+ * `prefix-cache-affinity-filter`. `prefix-based-pd-decider` is core's (it only reads the match
+ * info these producers write), so the list adds nothing `createDefaultRegistry()` already has.
  * @example
  * ```ts
- * const registry = createDefaultRegistry();
- * await registerPrefixIndexPlugins(registry, { registry: promRegistry });
+ * const registry = createDefaultRegistry().registerAll(await loadPrefixIndexPlugins({ registry: promRegistry }));
  * ```
  * @public
  */
@@ -61,18 +60,22 @@ export async function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions =
     prefixCacheScorerDefinition(env),
     noHitLruScorerDefinition,
     affinityFilterDefinition,
-    pdDeciderDefinition,
   ];
 }
 
 /**
- * Registers the package's plugins in a core `PluginRegistry`. Core ships its own
- * `prefix-based-pd-decider` with the same semantics; ours replaces it (it also reads a named
- * producer's match info). Any other type clash is an error.
+ * Registers the package's plugins ({@link loadPrefixIndexPlugins}) in a core `PluginRegistry`,
+ * plus core's `prefix-based-pd-decider` when the registry does not have that type yet (a bare
+ * `new PluginRegistry()`), so P/D configs work either way.
+ * @example
+ * ```ts
+ * const registry = await registerPrefixIndexPlugins(createDefaultRegistry(), { registry: promRegistry });
+ * ```
  * @throws SwitchyardError `CONFIG_INVALID` when another plugin already uses one of the types
  * @public
  */
 export async function registerPrefixIndexPlugins(registry: PluginRegistry, options: PrefixIndexPluginOptions = {}): Promise<PluginRegistry> {
-  for (const def of await loadPrefixIndexPlugins(options)) registry.register(def, { replace: def.type === PREFIX_BASED_PD_DECIDER });
+  registry.registerAll(await loadPrefixIndexPlugins(options));
+  if (!registry.has(prefixBasedPdDeciderPlugin.type)) registry.register(prefixBasedPdDeciderPlugin);
   return registry;
 }

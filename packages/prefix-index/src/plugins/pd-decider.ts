@@ -1,81 +1,60 @@
-import { Attributes, definePlugin, type Endpoint, type PluginDefinition, type SchedulingRequest, type StageDecider } from '@switchyard/core';
-import { z } from 'zod';
-import { encodePromptBytes, pseudoTokenCount } from '../hashing/prompt-bytes.js';
-import { matchInfoConsumes, readMatchInfo } from './attributes.js';
+import {
+  createPrefixBasedPdDecider,
+  PREFIX_BASED_PD_DECIDER as CORE_PREFIX_BASED_PD_DECIDER,
+  prefixBasedPdDeciderParameters,
+  prefixBasedPdDeciderPlugin,
+  type PluginDefinition,
+  type PrefixBasedPdDeciderOptions,
+  type PrefixBasedPdDeciderParams,
+  type StageDecider,
+} from '@switchyard/core';
 
-/** Type name of the prefix-based P/D decider. @public */
-export const PREFIX_BASED_PD_DECIDER = 'prefix-based-pd-decider';
+/*
+ * `prefix-based-pd-decider` lives in @switchyard/core (it only reads the prefix match attribute
+ * this package's producers write). These names stay so code written against this package keeps
+ * compiling; they are the core objects themselves, so registering either one is the same plugin.
+ */
+
+/**
+ * Type name of the prefix-based P/D decider.
+ * Alias of core's `PREFIX_BASED_PD_DECIDER`, kept so code written against this package keeps working.
+ * @public
+ */
+export const PREFIX_BASED_PD_DECIDER = CORE_PREFIX_BASED_PD_DECIDER;
 
 /**
  * Parameters of `prefix-based-pd-decider`.
+ * Alias of core's `prefixBasedPdDeciderParameters`, kept so code written against this package keeps working.
  * @public
  */
-export const pdDeciderParameters = z.looseObject({
-  /** Uncached tokens that justify a remote prefill (0 = never disaggregate). */
-  nonCachedTokens: z.number().int().min(0).default(0),
-  /** Shortest prompt worth disaggregating. */
-  promptTokens: z.number().int().min(0).default(0),
-  /** Read the match info of this producer instead of the shared attribute. */
-  prefixMatchInfoProducerName: z.string().optional(),
-});
+export const pdDeciderParameters = prefixBasedPdDeciderParameters;
 
 /**
  * Parsed parameters of `prefix-based-pd-decider`.
+ * Alias of core's `PrefixBasedPdDeciderParams`, kept so code written against this package keeps working.
  * @public
  */
-export type PdDeciderParams = z.output<typeof pdDeciderParameters>;
-
-/** Prompt tokens: the token producer's count, else the 4-byte estimate. */
-function promptTokensOf(request: SchedulingRequest): number {
-  return request.attributes.get(Attributes.promptTokenCount) ?? pseudoTokenCount(encodePromptBytes(request.request.prompt));
-}
+export type PdDeciderParams = PrefixBasedPdDeciderParams;
 
 /**
- * Options of {@link createPdDecider} (defaults as in the config).
+ * Options of {@link createPdDecider}.
+ * Alias of core's `PrefixBasedPdDeciderOptions`, kept so code written against this package keeps working.
  * @public
  */
-export interface PdDeciderOptions {
-  /** Uncached tokens that justify a remote prefill (0 = off). */
-  readonly nonCachedTokens?: number;
-  /** Shortest prompt worth disaggregating (0). */
-  readonly promptTokens?: number;
-  /** Producer whose match info to read. */
-  readonly prefixMatchInfoProducerName?: string | undefined;
-}
+export type PdDeciderOptions = PrefixBasedPdDeciderOptions;
 
 /**
- * Creates a `prefix-based-pd-decider` (a StageDecider for `disagg-profile-handler`): run a remote
- * prefill only when the decode endpoint would have to compute at least `nonCachedTokens` of the
- * prompt itself. False when `nonCachedTokens` is 0, when the prompt is shorter than
- * `promptTokens` or `nonCachedTokens`, when the decode endpoint has no match info, or when
- * `prompt − cachedBlocks·blockSize < nonCachedTokens`.
+ * Creates a `prefix-based-pd-decider`. Alias of core's `createPrefixBasedPdDecider`, kept so code written against this package keeps working.
  * @public
  */
 export function createPdDecider(name: string, options: PdDeciderOptions = {}): StageDecider {
-  const p = pdDeciderParameters.parse(options);
-  return {
-    type: PREFIX_BASED_PD_DECIDER,
-    name,
-    consumes: matchInfoConsumes(p.prefixMatchInfoProducerName),
-    shouldRun(_ctx, request, decodePick: Endpoint): boolean {
-      if (p.nonCachedTokens === 0) return false;
-      const input = promptTokensOf(request);
-      if (input < p.promptTokens || input < p.nonCachedTokens) return false;
-      const m = readMatchInfo(request, p.prefixMatchInfoProducerName)?.get(decodePick.id);
-      if (m === undefined) return false;
-      return input - m.cachedBlocks * m.blockSizeTokens >= p.nonCachedTokens;
-    },
-  };
+  return createPrefixBasedPdDecider(name, options);
 }
 
 /**
- * Plugin definition of `prefix-based-pd-decider`.
+ * Plugin definition of `prefix-based-pd-decider`: core's `prefixBasedPdDeciderPlugin` itself
+ * (which `createDefaultRegistry()` already registers), kept so code written against this package
+ * keeps working.
  * @public
  */
-export const pdDeciderDefinition: PluginDefinition<PdDeciderParams> = definePlugin({
-  type: PREFIX_BASED_PD_DECIDER,
-  description: 'Disaggregates prefill when enough of the prompt is uncached on the decode endpoint.',
-  parameters: pdDeciderParameters,
-  consumes: matchInfoConsumes(undefined),
-  create: (p, ctx) => createPdDecider(ctx.name, p),
-});
+export const pdDeciderDefinition: PluginDefinition<PdDeciderParams> = prefixBasedPdDeciderPlugin;

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Attributes, createDefaultRegistry, isSwitchyardError, type DataProducer, type Endpoint, type RequestLifecycle, type Scorer } from '@switchyard/core';
+import { Attributes, createDefaultRegistry, isSwitchyardError, PluginRegistry, prefixBasedPdDeciderPlugin, type DataProducer, type Endpoint, type RequestLifecycle, type Scorer } from '@switchyard/core';
 import {
   ApproximatePrefixProducer,
   createPrefixHasher,
   createPrefixIndexMetrics,
   functionTokenizer,
   loadPrefixIndexPlugins,
+  pdDeciderDefinition,
   PrecisePrefixProducer,
   PrefixAttributes,
   registerPrefixIndexPlugins,
@@ -165,20 +166,22 @@ describe('precise producer', () => {
 });
 
 describe('plugin definitions', () => {
-  it('loads the seven plugin types and registers them over core defaults', async () => {
+  it('loads the six plugin types; both registration paths give the same registry over core defaults', async () => {
     const defs = await loadPrefixIndexPlugins({ hasher });
-    expect(defs.map((d) => d.type).sort()).toEqual([
-      'approx-prefix-cache-producer',
-      'no-hit-lru-scorer',
-      'precise-prefix-cache-producer',
-      'prefix-based-pd-decider',
-      'prefix-cache-affinity-filter',
-      'prefix-cache-scorer',
-      'token-producer',
-    ]);
-    const registry = await registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
-    expect(registry.has('prefix-cache-scorer')).toBe(true);
-    expect(registry.get('prefix-based-pd-decider')?.parameters.parse({ prefixMatchInfoProducerName: 'x' })).toMatchObject({ prefixMatchInfoProducerName: 'x' });
+    const ours = ['approx-prefix-cache-producer', 'no-hit-lru-scorer', 'precise-prefix-cache-producer', 'prefix-cache-affinity-filter', 'prefix-cache-scorer', 'token-producer'];
+    expect(defs.map((d) => d.type).sort()).toEqual(ours);
+    // No clash with core: prefix-based-pd-decider is core's alone.
+    const viaRegisterAll = createDefaultRegistry().registerAll(defs);
+    const viaHelper = await registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
+    expect(viaRegisterAll.types()).toEqual(viaHelper.types());
+    expect(viaHelper.get('prefix-based-pd-decider')).toBe(prefixBasedPdDeciderPlugin);
+    expect(viaRegisterAll.get('prefix-based-pd-decider')).toBe(prefixBasedPdDeciderPlugin);
+    // The deprecated prefix-index names are the core objects themselves.
+    expect(pdDeciderDefinition).toBe(prefixBasedPdDeciderPlugin);
+    expect(viaHelper.get('prefix-based-pd-decider')?.parameters.parse({ prefixMatchInfoProducerName: 'x' })).toMatchObject({ prefixMatchInfoProducerName: 'x' });
+    // A bare registry gets the decider from registerPrefixIndexPlugins, so P/D configs still load.
+    const bare = await registerPrefixIndexPlugins(new PluginRegistry(), { hasher });
+    expect(bare.types()).toEqual([...ours, 'prefix-based-pd-decider'].sort());
   });
 
   it('legacy prefix-cache-scorer with index parameters carries its own index', async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Attributes, alwaysDisaggMultimodalDeciderPlugin, alwaysDisaggPdDeciderPlugin, prefixBasedPdDeciderPlugin, type StageDecider } from '@switchyard/core';
+import {
+  Attributes,
+  alwaysDisaggMultimodalDeciderPlugin,
+  alwaysDisaggPdDeciderPlugin,
+  createPrefixBasedPdDecider,
+  prefixBasedPdDeciderParameters,
+  prefixBasedPdDeciderPlugin,
+  prefixMatchAttribute,
+  type StageDecider,
+} from '@switchyard/core';
 import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../scheduling/test-fixtures.js';
 
 describe('prefix-based-pd-decider (§12 case 9, bs = 1, prompt of 10 tokens)', () => {
@@ -26,6 +35,23 @@ describe('prefix-based-pd-decider (§12 case 9, bs = 1, prompt of 10 tokens)', (
   it('is off with threshold 0 and without match info', () => {
     expect(decide(0, { nonCachedTokens: 0 })).toBe(false);
     expect(decide(undefined, { nonCachedTokens: 1 })).toBe(false);
+  });
+  it('reads the named producer\'s match info with prefixMatchInfoProducerName', () => {
+    const req = schedulingRequest();
+    req.attributes.set(Attributes.promptTokenCount, 10);
+    // The shared attribute says "all cached", the precise producer's copy says "2 of 10 cached".
+    req.attributes.set(Attributes.prefixMatch, new Map([['e0', { matchBlocks: 10, totalBlocks: 10, blockSizeTokens: 1, cachedBlocks: 10 }]]));
+    req.attributes.set(prefixMatchAttribute('precise'), new Map([['e0', { matchBlocks: 2, totalBlocks: 10, blockSizeTokens: 1, cachedBlocks: 2 }]]));
+    const shared = createPrefixBasedPdDecider('pd', { nonCachedTokens: 5 });
+    const named = createPrefixBasedPdDecider('pd', { nonCachedTokens: 5, prefixMatchInfoProducerName: 'precise' });
+    expect(shared.shouldRun(cycleContext(), req, decode!)).toBe(false);
+    expect(named.shouldRun(cycleContext(), req, decode!)).toBe(true);
+    expect(named.consumes).toEqual(['prefix-match-info/precise']);
+    expect(createPrefixBasedPdDecider('pd', { prefixMatchInfoProducerName: '' }).consumes).toEqual([Attributes.prefixMatch.name]);
+  });
+  it('rejects unknown and negative parameters', () => {
+    expect(prefixBasedPdDeciderParameters.safeParse({ nonCachedToken: 5 }).success).toBe(false);
+    expect(() => createPrefixBasedPdDecider('pd', { nonCachedTokens: -1 })).toThrow();
   });
 });
 
