@@ -99,10 +99,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.metrics = m === false ? undefined : m instanceof FlowControlMetrics ? m : new FlowControlMetrics(m);
     this.metrics?.bind(metricsSource(this.#queues.table, () => this.saturationByStage()));
     this.#evictor = this.config.enableEviction ? createEvictor(this.config, this.#clock, this.metrics, this) : undefined;
-    this.#pool.on('metrics', this.#onPoolMetrics);
-    this.#pool.on('updated', this.#onPoolMetrics);
-    this.#pool.on('added', this.#onPoolChange);
-    this.#pool.on('removed', this.#onPoolChange);
+    this.#pool.on('metrics', this.#onPoolMetrics).on('updated', this.#onPoolMetrics).on('added', this.#onPoolChange).on('removed', this.#onPoolChange);
   }
 
   /**
@@ -166,14 +163,11 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.#closing = new Promise<void>((resolve) => {
       this.#resolveClosed = resolve;
     });
-    this.#pool.off('metrics', this.#onPoolMetrics);
-    this.#pool.off('updated', this.#onPoolMetrics);
-    this.#pool.off('added', this.#onPoolChange);
-    this.#pool.off('removed', this.#onPoolChange);
+    this.#pool.off('metrics', this.#onPoolMetrics).off('updated', this.#onPoolMetrics).off('added', this.#onPoolChange).off('removed', this.#onPoolChange);
     for (const item of this.#queues.items()) {
       this.#queues.unqueue(item);
       this.#finalize(item, 'EvictedOther', new SwitchyardError('REJECTED_SHUTTING_DOWN', 'flow controller is shutting down'));
-      this.emit('drained', item, this.#clock.now() - item.enqueuedAt);
+      this.emit('drained', item, this.#waited(item, this.#clock.now()));
     }
     this.#queues.close();
     this.#maybeClosed();
@@ -233,14 +227,14 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     if (item.state !== ItemState.Queued) return;
     this.#queues.unqueue(item);
     this.#finalize(item, 'EvictedContextCancelled', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request cancelled by the caller while queued'));
-    this.emit('cancelled', item, this.#clock.now() - item.enqueuedAt);
+    this.emit('cancelled', item, this.#waited(item, this.#clock.now()));
     this.#dispatcher.schedule();
   }
 
   #expire(item: FlowItem): void {
     if (item.state !== ItemState.Queued) return;
     this.#queues.unqueue(item);
-    const waited = this.#clock.now() - item.enqueuedAt;
+    const waited = this.#waited(item, this.#clock.now());
     const error =
       this.#pool.size === 0
         ? new SwitchyardError('REJECTED_NO_ENDPOINTS', `request timed out in queue after ${formatDuration(waited)} and no endpoints are available`)
@@ -269,7 +263,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
       item.revoked = controller.signal;
       this.#evictor.add(item);
     }
-    const waited = now - item.enqueuedAt;
+    const waited = this.#waited(item, now);
     this.metrics?.outcome(flow.metricCache, flow.fairnessId, flow.priority, 'Dispatched', waited / 1000);
     this.emit('dispatched', item, waited);
     this.emit('outcome', item.request, 'Dispatched', waited);
@@ -280,12 +274,17 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
 
   #finalize(item: FlowItem, outcome: QueueOutcome, error: SwitchyardError): void {
     item.state = ItemState.Finalized;
-    const waited = this.#clock.now() - item.enqueuedAt;
+    const waited = this.#waited(item, this.#clock.now());
     this.metrics?.outcome(item.flow.metricCache, item.flow.fairnessId, item.flow.priority, outcome, waited / 1000);
     this.emit('outcome', item.request, outcome, waited);
     const resolve = item.resolve;
     item.resolve = undefined;
     resolve?.(Promise.reject(error));
+  }
+
+  /** Queue time; enqueue times are rounded up to whole ms, so clamp the sub-millisecond case at 0. */
+  #waited(item: FlowItem, now: number): number {
+    return Math.max(0, now - item.enqueuedAt);
   }
 
   #maybeClosed(): void {
