@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { FastCounter, FastGauge, FastHistogram } from '../metrics/fast-metrics.js';
 
 /**
  * Route label of `switchyard_gateway_requests_total`.
@@ -66,7 +67,8 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 /**
  * The gateway's own Prometheus metrics (`switchyard_gateway_*`), registered in one prom-client
- * registry. Scheduler and flow-control metrics (`llm_d_epp_*`) come from their own components and
+ * registry. They are {@link FastCounter}-style metrics: labels are bound once per pool, so the
+ * hot path records with plain field updates. Scheduler and flow-control metrics (`llm_d_epp_*`) come from their own components and
  * are served together on `/metrics`.
  * @public
  */
@@ -74,31 +76,31 @@ export class GatewayMetrics {
   /** Registry holding these metrics. */
   readonly registry: Registry;
   /** HTTP requests answered, by route and status code. */
-  readonly requests: Counter<'route' | 'code'>;
+  readonly requests: FastCounter<'route' | 'code'>;
   /** Inference request duration, body read to last byte. */
-  readonly requestDuration: Histogram<'pool'>;
+  readonly requestDuration: FastHistogram<'pool'>;
   /** Time from a complete request body to a scheduling decision (queueing included). */
-  readonly schedulingDuration: Histogram<'pool'>;
+  readonly schedulingDuration: FastHistogram<'pool'>;
   /** Time from dispatch to the upstream response head. */
-  readonly upstreamHeaderDuration: Histogram<'pool'>;
+  readonly upstreamHeaderDuration: FastHistogram<'pool'>;
   /** Upstream attempts by result (`ok` or the failure kind). */
-  readonly upstreamAttempts: Counter<'pool' | 'result'>;
+  readonly upstreamAttempts: FastCounter<'pool' | 'result'>;
   /** Attempts beyond the first (retries down the fallbacks). */
-  readonly retries: Counter<'pool'>;
+  readonly retries: FastCounter<'pool'>;
   /** Requests being forwarded. */
-  readonly inFlight: Gauge<'pool'>;
+  readonly inFlight: FastGauge<'pool'>;
   /** Requests waiting for a scheduling decision (including flow-control queueing). */
-  readonly scheduling: Gauge<'pool'>;
+  readonly scheduling: FastGauge<'pool'>;
   /** Clients that went away, by stage. */
-  readonly clientAborts: Counter<'stage'>;
+  readonly clientAborts: FastCounter<'stage'>;
   /** Scheduler failures handled by the failure mode. */
-  readonly pickerFailures: Counter<'pool' | 'mode'>;
+  readonly pickerFailures: FastCounter<'pool' | 'mode'>;
   /** Endpoints currently out of rotation (circuit open). */
-  readonly outOfRotation: Gauge<'pool'>;
+  readonly outOfRotation: FastGauge<'pool'>;
   /** Circuit-breaker transitions. */
-  readonly breakerTransitions: Counter<'pool' | 'state'>;
+  readonly breakerTransitions: FastCounter<'pool' | 'state'>;
   /** Tokens reported by model servers. */
-  readonly tokens: Counter<'pool' | 'kind'>;
+  readonly tokens: FastCounter<'pool' | 'kind'>;
 
   readonly #pools = new Map<string, PoolMetrics>();
   readonly #requestChildren = new Map<string, BoundCounter>();
@@ -138,18 +140,18 @@ export class GatewayMetrics {
   constructor(registry: Registry = new Registry()) {
     this.registry = registry;
     const registers = [registry];
-    this.requests = new Counter({ name: 'switchyard_gateway_requests_total', help: 'HTTP requests answered by the gateway, by route and status code.', labelNames: ['route', 'code'], registers });
-    this.requestDuration = new Histogram({ name: 'switchyard_gateway_request_duration_seconds', help: 'Inference request duration from complete body to last response byte.', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
-    this.schedulingDuration = new Histogram({ name: 'switchyard_gateway_scheduling_duration_seconds', help: 'Time from a complete request body to a scheduling decision, queueing included.', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
-    this.upstreamHeaderDuration = new Histogram({ name: 'switchyard_gateway_upstream_header_duration_seconds', help: 'Time from dispatch to the upstream response head.', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
-    this.upstreamAttempts = new Counter({ name: 'switchyard_gateway_upstream_attempts_total', help: 'Upstream attempts by result (ok or failure kind).', labelNames: ['pool', 'result'], registers });
-    this.retries = new Counter({ name: 'switchyard_gateway_retries_total', help: 'Upstream attempts beyond the first, down the decision fallbacks.', labelNames: ['pool'], registers });
-    this.inFlight = new Gauge({ name: 'switchyard_gateway_in_flight_requests', help: 'Requests being forwarded to a model server.', labelNames: ['pool'], registers });
-    this.scheduling = new Gauge({ name: 'switchyard_gateway_scheduling_requests', help: 'Requests waiting for a scheduling decision, flow-control queueing included.', labelNames: ['pool'], registers });
-    this.clientAborts = new Counter({ name: 'switchyard_gateway_client_aborts_total', help: 'Clients that disconnected before their response was complete, by stage.', labelNames: ['stage'], registers });
-    this.pickerFailures = new Counter({ name: 'switchyard_gateway_picker_failures_total', help: 'Scheduler failures handled by the failure mode (fail_open or fail_close).', labelNames: ['pool', 'mode'], registers });
-    this.outOfRotation = new Gauge({ name: 'switchyard_gateway_endpoints_out_of_rotation', help: 'Endpoints taken out of rotation by the circuit breaker.', labelNames: ['pool'], registers });
-    this.breakerTransitions = new Counter({ name: 'switchyard_gateway_circuit_transitions_total', help: 'Circuit-breaker transitions by new state (open, half_open, closed).', labelNames: ['pool', 'state'], registers });
-    this.tokens = new Counter({ name: 'switchyard_gateway_tokens_total', help: 'Tokens reported by model servers, by kind (prompt, completion, cached).', labelNames: ['pool', 'kind'], registers });
+    this.requests = new FastCounter({ name: 'switchyard_gateway_requests_total', help: 'HTTP requests answered by the gateway, by route and status code.', labelNames: ['route', 'code'], registers });
+    this.requestDuration = new FastHistogram({ name: 'switchyard_gateway_request_duration_seconds', help: 'Inference request duration from complete body to last response byte.', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
+    this.schedulingDuration = new FastHistogram({ name: 'switchyard_gateway_scheduling_duration_seconds', help: 'Time from a complete request body to a scheduling decision, queueing included.', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
+    this.upstreamHeaderDuration = new FastHistogram({ name: 'switchyard_gateway_upstream_header_duration_seconds', help: 'Time from dispatch to the upstream response head.', labelNames: ['pool'], buckets: LATENCY_BUCKETS, registers });
+    this.upstreamAttempts = new FastCounter({ name: 'switchyard_gateway_upstream_attempts_total', help: 'Upstream attempts by result (ok or failure kind).', labelNames: ['pool', 'result'], registers });
+    this.retries = new FastCounter({ name: 'switchyard_gateway_retries_total', help: 'Upstream attempts beyond the first, down the decision fallbacks.', labelNames: ['pool'], registers });
+    this.inFlight = new FastGauge({ name: 'switchyard_gateway_in_flight_requests', help: 'Requests being forwarded to a model server.', labelNames: ['pool'], registers });
+    this.scheduling = new FastGauge({ name: 'switchyard_gateway_scheduling_requests', help: 'Requests waiting for a scheduling decision, flow-control queueing included.', labelNames: ['pool'], registers });
+    this.clientAborts = new FastCounter({ name: 'switchyard_gateway_client_aborts_total', help: 'Clients that disconnected before their response was complete, by stage.', labelNames: ['stage'], registers });
+    this.pickerFailures = new FastCounter({ name: 'switchyard_gateway_picker_failures_total', help: 'Scheduler failures handled by the failure mode (fail_open or fail_close).', labelNames: ['pool', 'mode'], registers });
+    this.outOfRotation = new FastGauge({ name: 'switchyard_gateway_endpoints_out_of_rotation', help: 'Endpoints taken out of rotation by the circuit breaker.', labelNames: ['pool'], registers });
+    this.breakerTransitions = new FastCounter({ name: 'switchyard_gateway_circuit_transitions_total', help: 'Circuit-breaker transitions by new state (open, half_open, closed).', labelNames: ['pool', 'state'], registers });
+    this.tokens = new FastCounter({ name: 'switchyard_gateway_tokens_total', help: 'Tokens reported by model servers, by kind (prompt, completion, cached).', labelNames: ['pool', 'kind'], registers });
   }
 }
