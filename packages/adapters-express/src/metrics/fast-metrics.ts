@@ -15,11 +15,34 @@ export interface FastMetricOptions<TLabel extends string> {
   readonly registers: readonly Registry[];
 }
 
-/** One exposition sample, in prom-client's JSON shape. */
-interface Sample {
+/**
+ * One exposition sample, in prom-client's JSON shape.
+ * @public
+ */
+export interface FastMetricSample {
+  /** Label values. */
   readonly labels: Record<string, string | number>;
+  /** Sample value. */
   readonly value: number;
+  /** Series name when it differs from the metric's (`_bucket`, `_sum`, `_count`). */
   readonly metricName?: string;
+}
+
+/**
+ * A fast metric's scrape-time values (prom-client's `MetricObjectWithValues` shape).
+ * @public
+ */
+export interface FastMetricValues {
+  /** Metric name. */
+  readonly name: string;
+  /** Help text. */
+  readonly help: string;
+  /** Prometheus type. */
+  readonly type: string;
+  /** Samples. */
+  readonly values: FastMetricSample[];
+  /** How cluster workers' values combine. */
+  readonly aggregator: 'sum';
 }
 
 /**
@@ -28,7 +51,7 @@ interface Sample {
  */
 interface Collectable {
   readonly name: string;
-  get(): Promise<{ name: string; help: string; type: string; values: Sample[]; aggregator: 'sum' }>;
+  get(): Promise<FastMetricValues>;
 }
 
 const register = (registers: readonly Registry[], metric: Collectable): void => {
@@ -67,7 +90,7 @@ abstract class FastMetric<TLabel extends string, TChild> implements Collectable 
   }
 
   protected abstract createChild(): TChild;
-  abstract get(): Promise<{ name: string; help: string; type: string; values: Sample[]; aggregator: 'sum' }>;
+  abstract get(): Promise<FastMetricValues>;
 }
 
 /** A counter child. @public */
@@ -89,7 +112,7 @@ export class FastCounter<TLabel extends string> extends FastMetric<TLabel, FastC
     return new FastCounterChild();
   }
   /** Scrape-time values (prom-client's JSON shape). */
-  get(): Promise<{ name: string; help: string; type: string; values: Sample[]; aggregator: 'sum' }> {
+  get(): Promise<FastMetricValues> {
     const values = [...this.children.values()].map(({ labels, child }) => ({ labels, value: child.value }));
     return Promise.resolve({ name: this.name, help: this.help, type: 'counter', values, aggregator: 'sum' });
   }
@@ -122,7 +145,7 @@ export class FastGauge<TLabel extends string> extends FastMetric<TLabel, FastGau
     return new FastGaugeChild();
   }
   /** Scrape-time values (prom-client's JSON shape). */
-  get(): Promise<{ name: string; help: string; type: string; values: Sample[]; aggregator: 'sum' }> {
+  get(): Promise<FastMetricValues> {
     const values = [...this.children.values()].map(({ labels, child }) => ({ labels, value: child.value }));
     return Promise.resolve({ name: this.name, help: this.help, type: 'gauge', values, aggregator: 'sum' });
   }
@@ -171,8 +194,8 @@ export class FastHistogram<TLabel extends string> extends FastMetric<TLabel, Fas
   }
 
   /** Scrape-time values (prom-client's JSON shape: cumulative `_bucket`, `_sum`, `_count`). */
-  get(): Promise<{ name: string; help: string; type: string; values: Sample[]; aggregator: 'sum' }> {
-    const values: Sample[] = [];
+  get(): Promise<FastMetricValues> {
+    const values: FastMetricSample[] = [];
     for (const { labels, child } of this.children.values()) {
       let cumulative = 0;
       this.#bounds.forEach((le, i) => {
