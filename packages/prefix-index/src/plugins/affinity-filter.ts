@@ -1,6 +1,7 @@
 import {
   Attributes,
   definePlugin,
+  SwitchyardError,
   type CycleContext,
   type Endpoint,
   type Filter,
@@ -13,23 +14,43 @@ import { matchInfoConsumes, readMatchInfo } from './attributes.js';
 /** Type name of the prefix-cache affinity filter. @public */
 export const PREFIX_CACHE_AFFINITY_FILTER = 'prefix-cache-affinity-filter';
 
+/** llm-d's default peak prefill throughput (tokens/s; Qwen 32B on 2×H100, TP 2). */
+const DEFAULT_PEAK_PREFILL_THROUGHPUT = 15928;
+
 /**
- * Parameters of `prefix-cache-affinity-filter`.
+ * Parameters of `prefix-cache-affinity-filter`, decoded strictly with llm-d's names. Its
+ * calibration-record parameters are accepted, but records are not read: the throughput is
+ * `peakPrefillThroughput` or the default, and `prefillCalibrationRequired: true` without an
+ * explicit `peakPrefillThroughput` is a config error (llm-d fails startup when it cannot apply the
+ * record).
  * @public
  */
-export const affinityFilterParameters = z.looseObject({
+export const affinityFilterParameters = z.strictObject({
   /** Share of the prompt an endpoint must hold to be sticky. */
   affinityThreshold: z.number().min(0).max(1).default(0.8),
   /** Probability of keeping every endpoint (exploration). */
   explorationProbability: z.number().min(0).max(1).default(0),
   /** Largest TTFT a sticky endpoint may cost over the best other one, ms. */
   maxTTFTPenaltyMs: z.number().min(0).default(18000),
-  /** `prefillThroughput` (in-flight tokens / peak throughput) or `predictedLatency` (the predicted-latency attribute). */
-  ttftSource: z.enum(['prefillThroughput', 'predictedLatency', 'predicted']).default('prefillThroughput'),
-  /** Peak prefill throughput, tokens per second. */
-  peakPrefillThroughput: z.number().positive().default(15928),
+  /**
+   * `prefillThroughput` (in-flight tokens / peak throughput) or `latencyPredictor` (the
+   * predicted-latency attribute; `predictedLatency` and `predicted` are accepted spellings).
+   */
+  ttftSource: z.enum(['prefillThroughput', 'latencyPredictor', 'predictedLatency', 'predicted']).default('prefillThroughput'),
+  /** Peak prefill throughput, tokens per second (default 15928). */
+  peakPrefillThroughput: z.number().positive().optional(),
+  /** Path of an llm-d calibration record: accepted, not read. */
+  prefillCalibrationFile: z.string().optional(),
+  /** Fingerprint the calibration record must match: accepted, not read. */
+  prefillCalibrationFingerprint: z.string().optional(),
+  /** Fail instead of falling back to the default throughput when no calibration applies. */
+  prefillCalibrationRequired: z.boolean().default(false),
   /** Read the match info of this producer instead of the shared attribute. */
   prefixMatchInfoProducerName: z.string().optional(),
+  /** Accepted, ignored: the predicted latency is read from the one `predicted-latency` attribute. */
+  latencyPredictionInfoProducerName: z.string().optional(),
+  /** Accepted, ignored: in-flight tokens are read from the endpoint, which counts every dispatch. */
+  inFlightLoadProducerName: z.string().optional(),
 });
 
 /**
@@ -50,9 +71,9 @@ export interface AffinityFilterOptions {
   /** Largest TTFT penalty of stickiness, ms (18000). */
   readonly maxTTFTPenaltyMs?: number;
   /** TTFT source (`prefillThroughput`). */
-  readonly ttftSource?: 'prefillThroughput' | 'predictedLatency' | 'predicted';
+  readonly ttftSource?: 'prefillThroughput' | 'latencyPredictor' | 'predictedLatency' | 'predicted';
   /** Peak prefill throughput, tokens/s (15928). */
-  readonly peakPrefillThroughput?: number;
+  readonly peakPrefillThroughput?: number | undefined;
   /** Producer whose match info to read. */
   readonly prefixMatchInfoProducerName?: string | undefined;
 }
@@ -68,12 +89,13 @@ export interface AffinityFilterOptions {
  */
 export function createAffinityFilter(name: string, options: AffinityFilterOptions = {}): Filter {
   const p = affinityFilterParameters.parse(options);
+  const peak = p.peakPrefillThroughput ?? DEFAULT_PEAK_PREFILL_THROUGHPUT;
   const ttft = (request: SchedulingRequest, e: Endpoint): number => {
     if (p.ttftSource !== 'prefillThroughput') {
       const predicted = request.attributes.get(Attributes.predictedLatency)?.get(e.id)?.ttftMs;
       if (predicted !== undefined) return predicted;
     }
-    return (e.inFlightTokens / p.peakPrefillThroughput) * 1000;
+    return (e.inFlightTokens / peak) * 1000;
   };
   return {
     type: PREFIX_CACHE_AFFINITY_FILTER,
@@ -113,5 +135,10 @@ export const affinityFilterDefinition: PluginDefinition<AffinityFilterParams> = 
   description: 'Keeps endpoints that hold most of the prompt, unless that costs too much TTFT (or while exploring).',
   parameters: affinityFilterParameters,
   consumes: matchInfoConsumes(undefined),
-  create: (p, ctx) => createAffinityFilter(ctx.name, p),
+  create: (p, ctx) => {
+    if (p.prefillCalibrationRequired && p.peakPrefillThroughput === undefined && p.ttftSource === 'prefillThroughput') {
+      throw new SwitchyardError('CONFIG_INVALID', 'prefillCalibrationRequired: calibration records are not read here; set peakPrefillThroughput explicitly');
+    }
+    return createAffinityFilter(ctx.name, p);
+  },
 });

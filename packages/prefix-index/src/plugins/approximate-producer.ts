@@ -25,22 +25,24 @@ import { publishMatchInfo } from './match-info.js';
 export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
 
 /**
- * Parameters of the approximate producer (llm-d names; unknown keys are ignored).
+ * Parameters of the approximate producer: exactly llm-d's, decoded strictly (an unknown parameter
+ * is a config error). As in llm-d, 0 for `blockSizeTokens` or `lruCapacityPerServer` means the
+ * default.
  * @public
  */
-export const approximateProducerParameters = z.looseObject({
-  /** Block size in tokens before auto-tuning and the 64-token floor. */
-  blockSizeTokens: z.number().int().min(1).default(16),
+export const approximateProducerParameters = z.strictObject({
+  /** Block size in tokens before auto-tuning and the 64-token floor (0 = 16). */
+  blockSizeTokens: z.number().int().min(0).default(16),
   /** Deprecated character-based block size of the original scheme; read as `ceil(blockSize / 4)` tokens. */
-  blockSize: z.number().int().min(1).optional(),
+  blockSize: z.number().int().min(0).optional(),
   /** Use the engine's block size and block count when known. */
   autoTune: z.boolean().default(true),
   /** Cap on hashed tokens (0 = use `maxPrefixBlocksToMatch`). */
   maxPrefixTokensToMatch: z.number().int().min(0).default(131072),
   /** Cap on hashed blocks when `maxPrefixTokensToMatch` is 0 (0 = no cap). */
   maxPrefixBlocksToMatch: z.number().int().min(0).default(2048),
-  /** Per-endpoint capacity in blocks when the engine's block count is unknown. */
-  lruCapacityPerServer: z.number().int().min(1).default(DEFAULT_LRU_CAPACITY_PER_ENDPOINT),
+  /** Per-endpoint capacity in blocks when the engine's block count is unknown (0 = 31250). */
+  lruCapacityPerServer: z.number().int().min(0).default(DEFAULT_LRU_CAPACITY_PER_ENDPOINT),
 });
 
 /**
@@ -170,11 +172,11 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
  */
 export function approximateOptionsOf(p: ApproximateProducerParams): Omit<ApproximatePrefixProducerOptions, 'hasher'> {
   return {
-    blockSizeTokens: p.blockSize === undefined ? p.blockSizeTokens : Math.ceil(p.blockSize / 4),
+    blockSizeTokens: p.blockSize === undefined || p.blockSize === 0 ? (p.blockSizeTokens > 0 ? p.blockSizeTokens : 16) : Math.ceil(p.blockSize / 4),
     autoTune: p.autoTune,
     maxPrefixTokensToMatch: p.maxPrefixTokensToMatch,
     maxPrefixBlocksToMatch: p.maxPrefixBlocksToMatch,
-    lruCapacityPerServer: p.lruCapacityPerServer,
+    lruCapacityPerServer: p.lruCapacityPerServer > 0 ? p.lruCapacityPerServer : DEFAULT_LRU_CAPACITY_PER_ENDPOINT,
   };
 }
 

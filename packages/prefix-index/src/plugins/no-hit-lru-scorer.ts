@@ -17,14 +17,19 @@ import { matchInfoConsumes, readMatchInfo } from './attributes.js';
 export const NO_HIT_LRU_SCORER = 'no-hit-lru-scorer';
 
 /**
- * Parameters of `no-hit-lru-scorer`.
+ * Parameters of `no-hit-lru-scorer`, decoded strictly. llm-d's deprecated `prefixPluginType` and
+ * `prefixPluginName` are accepted and ignored (llm-d never used them either).
  * @public
  */
-export const noHitLruScorerParameters = z.looseObject({
-  /** Endpoints remembered in the recently-used list. */
-  lruSize: z.number().int().min(1).default(1024),
+export const noHitLruScorerParameters = z.strictObject({
+  /** Endpoints remembered in the recently-used list (0 = the default 1024, as in llm-d). */
+  lruSize: z.number().int().min(0).default(1024),
   /** Read the match info of this producer instead of the shared attribute. */
   prefixMatchInfoProducerName: z.string().optional(),
+  /** Deprecated in llm-d and never used: ignored. */
+  prefixPluginType: z.string().optional(),
+  /** Deprecated in llm-d and never used: ignored. */
+  prefixPluginName: z.string().optional(),
 });
 
 /**
@@ -134,5 +139,5 @@ export const noHitLruScorerDefinition: PluginDefinition<NoHitLruScorerParams> = 
   description: 'Spreads requests no endpoint has cached over the least recently used endpoints.',
   parameters: noHitLruScorerParameters,
   consumes: matchInfoConsumes(undefined),
-  create: (p, ctx) => new NoHitLruScorer(ctx.name, p.lruSize, p.prefixMatchInfoProducerName),
+  create: (p, ctx) => new NoHitLruScorer(ctx.name, p.lruSize > 0 ? p.lruSize : 1024, p.prefixMatchInfoProducerName),
 });

@@ -1,7 +1,6 @@
 import {
   Attributes,
   definePlugin,
-  durationSchema,
   systemClock,
   type Clock,
   type CycleContext,
@@ -13,7 +12,6 @@ import {
   type SchedulingRequest,
   type SchedulingResult,
 } from '@switchyard/core';
-import { z } from 'zod';
 import type { PrefixHasher } from '../hashing/prefix-hasher.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import { PreciseKvIndex } from '../precise/precise-index.js';
@@ -22,57 +20,10 @@ import type { ZmqModule } from '../subscriber/zmq-types.js';
 import { blockKeysAttribute, matchInfoAttribute } from './attributes.js';
 import type { PrefixPluginEnv } from './env.js';
 import { publishMatchInfo } from './match-info.js';
+import { preciseProducerParameters, resolvePreciseParameters, type PreciseProducerParams } from './precise-parameters.js';
 
 /** Type name of the precise producer. @public */
 export const PRECISE_PREFIX_PRODUCER = 'precise-prefix-cache-producer';
-
-const kvEventsShape = z.looseObject({
-  /** Subscribe to each endpoint's publisher (llm-d `discoverPods`). */
-  discoverPods: z.boolean().optional(),
-  /** Topic prefix. */
-  topicFilter: z.string().optional(),
-  /** Central bind address where engines connect (llm-d); not supported, per-endpoint SUB only. */
-  zmqEndpoint: z.string().optional(),
-});
-
-/**
- * Parameters of the precise producer (llm-d names where known; unknown keys are ignored).
- * @public
- */
-export const preciseProducerParameters = z.looseObject({
-  /** Request-side block size in tokens. */
-  blockSizeTokens: z.number().int().min(1).default(16),
-  /** Accepted for llm-d compatibility; keys are recomputed from token ids, so no seed must match. */
-  hashSeed: z.string().optional(),
-  /** Base model name used as chain root of events without a LoRA name (default: the topic's model). */
-  modelName: z.string().optional(),
-  /** Weights per storage medium. */
-  tierWeights: z.record(z.string(), z.number().min(0)).optional(),
-  /** Record the chosen endpoints' blocks before the engine confirms them. */
-  speculativeIndexing: z.boolean().default(false),
-  /** Lifetime of speculative entries. */
-  speculativeTtl: durationSchema.default(2),
-  /** Cap on matched blocks (0 = none). */
-  maxPrefixBlocksToMatch: z.number().int().min(0).default(0),
-  /** Subscribe to endpoints' KV-event publishers over ZMQ (false: push API only). */
-  subscribe: z.boolean().default(true),
-  /** llm-d's `discoverPods` (same as `subscribe`). */
-  discoverPods: z.boolean().optional(),
-  /** Publisher port (vLLM default 5557; + data-parallel rank). */
-  port: z.number().int().min(1).max(65535).default(5557),
-  /** Replay port (vLLM `replay_endpoint`); gaps are only counted without it. */
-  replayPort: z.number().int().min(1).max(65535).optional(),
-  /** Topic prefix. */
-  topicFilter: z.string().default('kv@'),
-  /** llm-d-style nested KV-events settings. */
-  kvEventsConfig: kvEventsShape.optional(),
-});
-
-/**
- * Parsed parameters of the precise producer.
- * @public
- */
-export type PreciseProducerParams = z.output<typeof preciseProducerParameters>;
 
 /**
  * Options of {@link PrecisePrefixProducer}.
@@ -93,6 +44,8 @@ export interface PrecisePrefixProducerOptions {
   readonly modelName?: string | undefined;
   /** Tier weights. */
   readonly tierWeights?: Readonly<Record<string, number>> | undefined;
+  /** Weight of media missing from `tierWeights` (default 0.8). */
+  readonly otherTierWeight?: number | undefined;
   /** Speculative indexing (default false). */
   readonly speculativeIndexing?: boolean | undefined;
   /** Speculative TTL in ms (default 2000). */
@@ -149,6 +102,7 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
         speculativeTtlMs: options.speculativeTtlMs ?? 2000,
         ...(options.modelName === undefined ? {} : { modelName: options.modelName }),
         ...(options.tierWeights === undefined ? {} : { tierWeights: options.tierWeights }),
+        ...(options.otherTierWeight === undefined ? {} : { otherTierWeight: options.otherTierWeight }),
         ...(pool === undefined ? {} : { isKnownEndpoint: (id: string) => pool.get(id) !== undefined }),
         ...(options.metrics === undefined ? {} : { observer: options.metrics.observer }),
       });
@@ -222,21 +176,29 @@ export function preciseProducerDefinition(env: PrefixPluginEnv): PluginDefinitio
     consumes: [Attributes.tokens.name],
     produces: [Attributes.prefixMatch.name],
     create: (p, ctx) => {
-      const kv = p.kvEventsConfig;
-      if (kv?.zmqEndpoint !== undefined) env.logger.warn(`${ctx.name}: kvEventsConfig.zmqEndpoint (central bind) is not supported; subscribing to each endpoint instead`);
-      const subscribe = p.discoverPods ?? kv?.discoverPods ?? p.subscribe;
+      const r = resolvePreciseParameters(p);
+      for (const what of r.unsupported) env.logger.warn(`${ctx.name}: ${what}`);
+      const dialect = r.dialect;
       return new PrecisePrefixProducer({
         name: ctx.name,
         hasher: env.hasher,
         pool: ctx.pool,
         clock: ctx.clock,
-        blockSizeTokens: p.blockSizeTokens,
+        blockSizeTokens: r.blockSizeTokens,
         modelName: p.modelName,
-        tierWeights: p.tierWeights,
+        tierWeights: r.tierWeights,
+        otherTierWeight: r.otherTierWeight,
         speculativeIndexing: p.speculativeIndexing,
-        speculativeTtlMs: p.speculativeTtl,
+        speculativeTtlMs: r.speculativeTtlMs,
         maxPrefixBlocksToMatch: p.maxPrefixBlocksToMatch,
-        subscribe: subscribe ? { port: p.port, topicFilter: kv?.topicFilter ?? p.topicFilter, ...(p.replayPort === undefined ? {} : { replayPort: p.replayPort }) } : false,
+        subscribe: r.subscribe
+          ? {
+              port: r.port,
+              topicFilter: r.topicFilter,
+              ...(r.replayPort === undefined ? {} : { replayPort: r.replayPort }),
+              ...(dialect === undefined ? {} : { dialectOf: () => dialect }),
+            }
+          : false,
         zeromq: env.zeromq,
         metrics: env.metrics,
       });

@@ -20,31 +20,47 @@ export const PREFIX_CACHE_SCORER = 'prefix-cache-scorer';
 const LEGACY_INDEX_KEYS = ['blockSize', 'blockSizeTokens', 'maxPrefixBlocksToMatch', 'maxPrefixTokensToMatch', 'lruCapacityPerServer', 'autoTune'] as const;
 
 /**
- * Parameters of `prefix-cache-scorer`. The legacy index parameters (`blockSize`,
- * `maxPrefixBlocksToMatch`, `lruCapacityPerServer`...) are accepted too: with any of them the
- * scorer carries its own approximate index, as llm-d's scorer did before producers existed.
+ * Parameters of `prefix-cache-scorer`, decoded strictly. Every name llm-d has used is accepted:
+ * `matchLengthWeight`/`matchLengthScaleTokens` and their newer spellings
+ * `prefixLengthWeight`/`maxModelLen` (give one of each pair), and the legacy index parameters
+ * (`blockSize`, `blockSizeTokens`, `maxPrefixBlocksToMatch`, `maxPrefixTokensToMatch`,
+ * `lruCapacityPerServer`, `autoTune`): with any of them the scorer carries its own approximate
+ * index, as llm-d's scorer did before producers existed.
  * @public
  */
-export const prefixCacheScorerParameters = z.looseObject({
-  /** Weight w of the absolute match-length term, in [0, 1]. */
-  matchLengthWeight: z.number().min(0).max(1).default(0),
-  /** Tokens S at which the absolute term saturates. */
-  matchLengthScaleTokens: z.number().positive().default(8192),
-  /** Read the match info of this producer instead of the shared attribute. */
-  prefixMatchInfoProducerName: z.string().optional(),
-  /** Legacy built-in index: character block size (deprecated). */
-  blockSize: z.number().int().min(1).optional(),
-  /** Legacy built-in index: block size in tokens. */
-  blockSizeTokens: z.number().int().min(1).optional(),
-  /** Legacy built-in index: auto-tune from engine metrics. */
-  autoTune: z.boolean().optional(),
-  /** Legacy built-in index: token cap. */
-  maxPrefixTokensToMatch: z.number().int().min(0).optional(),
-  /** Legacy built-in index: block cap. */
-  maxPrefixBlocksToMatch: z.number().int().min(0).optional(),
-  /** Legacy built-in index: per-endpoint capacity. */
-  lruCapacityPerServer: z.number().int().min(1).optional(),
-});
+export const prefixCacheScorerParameters = z
+  .strictObject({
+    /** Weight w of the absolute match-length term, in [0, 1] (default 0). */
+    matchLengthWeight: z.number().min(0).max(1).optional(),
+    /** llm-d's newer name for `matchLengthWeight`. */
+    prefixLengthWeight: z.number().min(0).max(1).optional(),
+    /** Tokens S at which the absolute term saturates (default 8192). */
+    matchLengthScaleTokens: z.number().positive().optional(),
+    /** llm-d's newer name for `matchLengthScaleTokens` (the model's context length). */
+    maxModelLen: z.number().int().positive().optional(),
+    /** Read the match info of this producer instead of the shared attribute. */
+    prefixMatchInfoProducerName: z.string().optional(),
+    /** Legacy built-in index: character block size (deprecated). */
+    blockSize: approximateProducerParameters.shape.blockSize,
+    /** Legacy built-in index: block size in tokens. */
+    blockSizeTokens: z.number().int().min(0).optional(),
+    /** Legacy built-in index: auto-tune from engine metrics. */
+    autoTune: z.boolean().optional(),
+    /** Legacy built-in index: token cap. */
+    maxPrefixTokensToMatch: z.number().int().min(0).optional(),
+    /** Legacy built-in index: block cap. */
+    maxPrefixBlocksToMatch: z.number().int().min(0).optional(),
+    /** Legacy built-in index: per-endpoint capacity. */
+    lruCapacityPerServer: z.number().int().min(0).optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.matchLengthWeight !== undefined && p.prefixLengthWeight !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['prefixLengthWeight'], message: 'give matchLengthWeight or prefixLengthWeight (the same setting), not both' });
+    }
+    if (p.matchLengthScaleTokens !== undefined && p.maxModelLen !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['maxModelLen'], message: 'give matchLengthScaleTokens or maxModelLen (the same setting), not both' });
+    }
+  });
 
 /**
  * Parsed parameters of `prefix-cache-scorer`.
@@ -99,12 +115,14 @@ export function prefixCacheScorerDefinition(env: PrefixPluginEnv): PluginDefinit
     parameters: prefixCacheScorerParameters,
     consumes: matchInfoConsumes(undefined),
     create: (p, ctx) => {
+      const w = p.matchLengthWeight ?? p.prefixLengthWeight ?? 0;
+      const scale = p.matchLengthScaleTokens ?? p.maxModelLen ?? 8192;
       const legacy = LEGACY_INDEX_KEYS.some((k) => p[k] !== undefined);
-      if (!legacy) return createPrefixCacheScorer(ctx.name, p.matchLengthWeight, p.matchLengthScaleTokens, p.prefixMatchInfoProducerName);
+      if (!legacy) return createPrefixCacheScorer(ctx.name, w, scale, p.prefixMatchInfoProducerName);
       // Legacy: the scorer is also the producer of its own match info (and learns in preRequest).
       const params = approximateProducerParameters.parse(Object.fromEntries(LEGACY_INDEX_KEYS.filter((k) => p[k] !== undefined).map((k) => [k, p[k]])));
       const producer = new ApproximatePrefixProducer({ ...approximateOptionsOf(params), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics });
-      const scorer = createPrefixCacheScorer(ctx.name, p.matchLengthWeight, p.matchLengthScaleTokens, ctx.name);
+      const scorer = createPrefixCacheScorer(ctx.name, w, scale, ctx.name);
       return {
         type: PREFIX_CACHE_SCORER,
         name: ctx.name,

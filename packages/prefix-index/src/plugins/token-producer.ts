@@ -1,43 +1,14 @@
-import { Attributes, durationSchema, definePlugin, SwitchyardError, type CycleContext, type PluginDefinition, type DataProducer, type Endpoint, type SchedulingRequest } from '@switchyard/core';
-import { z } from 'zod';
+import { Attributes, definePlugin, SwitchyardError, type CycleContext, type PluginDefinition, type DataProducer, type Endpoint, type SchedulingRequest } from '@switchyard/core';
 import { encodePromptBytes, pseudoTokenCount, tokensToBytes } from '../hashing/prompt-bytes.js';
 import { createLocalTokenizer } from '../tokenizer/local-tokenizer.js';
 import type { Tokenizer } from '../tokenizer/types.js';
 import { VllmRenderTokenizer } from '../tokenizer/vllm-render-tokenizer.js';
 import { PrefixAttributes } from './attributes.js';
 import type { PrefixPluginEnv } from './env.js';
+import { resolveTokenParameters, tokenProducerParameters, type TokenProducerParams } from './token-parameters.js';
 
 /** Type name of the token producer. @public */
 export const TOKEN_PRODUCER = 'token-producer';
-
-/**
- * Parameters of `token-producer`.
- * @public
- */
-export const tokenProducerParameters = z.looseObject({
-  /** `estimate` (4-byte pseudo-tokens, llm-d's default), `vllm` (render/tokenize HTTP), `local` (tokenizer.json), `custom` (the tokenizer passed to `loadPrefixIndexPlugins`). */
-  backend: z.enum(['estimate', 'vllm', 'local', 'custom']).default('estimate'),
-  /** vLLM base URL. */
-  url: z.string().default('http://localhost:8000'),
-  /** vLLM API: `render` or `tokenize`. */
-  api: z.enum(['render', 'tokenize']).default('render'),
-  /** Request timeout (duration or seconds). */
-  timeout: durationSchema.default(5000 / 1000),
-  /** Model sent to the tokenizer instead of the request's target model. */
-  modelName: z.string().optional(),
-  /** Cached prompts of the vLLM backend. */
-  cacheSize: z.number().int().min(0).default(1024),
-  /** `tokenizer.json` path (local backend). */
-  tokenizerPath: z.string().optional(),
-  /** `tokenizer_config.json` path (local backend). */
-  tokenizerConfigPath: z.string().optional(),
-});
-
-/**
- * Parsed parameters of `token-producer`.
- * @public
- */
-export type TokenProducerParams = z.output<typeof tokenProducerParameters>;
 
 /**
  * The token producer: writes `tokenized-prompt` (real token ids, when a tokenizer produced them or
@@ -124,17 +95,19 @@ export function tokenProducerDefinition(env: PrefixPluginEnv): PluginDefinition<
     produces: [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name],
     defaultProducerFor: [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name],
     create: (p, ctx) => {
+      const r = resolveTokenParameters(p);
+      for (const what of r.unsupported) env.logger.warn(`${ctx.name}: ${what}`);
       let tokenizer: Tokenizer | Promise<Tokenizer> | undefined;
-      if (p.backend === 'vllm') {
-        tokenizer = new VllmRenderTokenizer({ url: p.url, api: p.api, timeoutMs: p.timeout, cacheSize: p.cacheSize, clock: ctx.clock, ...(p.modelName === undefined ? {} : { modelName: p.modelName }) });
-      } else if (p.backend === 'local') {
+      if (r.backend === 'vllm') {
+        tokenizer = new VllmRenderTokenizer({ url: r.url, api: p.api, timeoutMs: r.timeoutMs, cacheSize: p.cacheSize, clock: ctx.clock, ...(p.modelName === undefined ? {} : { modelName: p.modelName }) });
+      } else if (r.backend === 'local') {
         if (p.tokenizerPath === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: parameters.tokenizerPath is required with backend "local"');
         tokenizer = createLocalTokenizer({ tokenizerJson: p.tokenizerPath, ...(p.tokenizerConfigPath === undefined ? {} : { tokenizerConfig: p.tokenizerConfigPath }) });
-      } else if (p.backend === 'custom') {
+      } else if (r.backend === 'custom') {
         if (env.tokenizer === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: backend "custom" needs a tokenizer passed to loadPrefixIndexPlugins({ tokenizer })');
         tokenizer = env.tokenizer;
       }
-      return new TokenProducer(ctx.name, tokenizer, env, p.backend !== 'custom');
+      return new TokenProducer(ctx.name, tokenizer, env, r.backend !== 'custom');
     },
   });
 }
