@@ -14,6 +14,7 @@ export {
   sendError,
   sendJson,
   requestIdGenerator,
+  connectionSignal,
   OPERATIONAL_PATHS,
   relayModels,
 } from './gateway/index.js';
@@ -63,6 +64,7 @@ export type {
   AttemptContext,
   ForwardOptions,
   ForwardResult,
+  ForwardControl,
 } from './proxy/index.js';
 export {
   gatewaySectionSchema,

@@ -11,3 +11,4 @@ export { readBody, ClientGoneError } from './body.js';
 export { sendError, sendJson } from './respond.js';
 export { requestIdGenerator } from './request-id.js';
 export { OPERATIONAL_PATHS, relayModels } from './ops.js';
+export { connectionSignal } from './connection.js';

@@ -1,23 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
 import type { Classification, Decision, InferenceRequest } from '@switchyard/core';
-import { buildUpstreamHeaders } from '../proxy/headers.js';
-import { forwardRequest, type ForwardResult } from '../proxy/forward.js';
-import { countsAsEndpointFailure } from '../proxy/upstream-errors.js';
 import type { RouteResolution } from '../models/router.js';
 import { ClientGoneError, readBody } from './body.js';
+import { abortConnection, connectionSignal } from './connection.js';
+import { forward } from './forwarding.js';
 import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
 import { sendError } from './respond.js';
 import type { GatewayRuntime } from './runtime.js';
-import type { EndpointRotation } from './rotation.js';
 import type { PendingDecision } from './tracker.js';
 
 /** Status recorded for requests whose client left before any answer (nginx's convention). */
 const CLIENT_CLOSED = 499;
 
-/** Abort reason when the client disconnects. */
-const clientGone = (): SwitchyardError => new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'client disconnected');
+const shuttingDown = (): SwitchyardError => new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway is shutting down');
 
 /**
  * Serves one inference request end to end: body (413) → parse (400) → route (404) → classify →
@@ -37,7 +33,7 @@ export async function handleInference(rt: GatewayRuntime, req: IncomingMessage, 
       return;
     }
     if (rt.tracker.shuttingDown) {
-      sendError(res, new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway is shutting down'));
+      sendError(res, shuttingDown(), {}, true);
       return;
     }
     let request: InferenceRequest;
@@ -52,7 +48,22 @@ export async function handleInference(rt: GatewayRuntime, req: IncomingMessage, 
       sendError(res, new SwitchyardError('MODEL_NOT_FOUND', `model "${request.model}" is not served by this gateway (see GET /v1/models)`));
       return;
     }
-    await schedule(rt, req, res, request, route);
+    let classification: Classification | undefined;
+    try {
+      classification = await classificationFor(rt, req, request, route);
+    } catch (err) {
+      sendError(res, err);
+      return;
+    }
+    const signal = connectionSignal(req.socket);
+    const plan = await decide(rt, req, res, request, route, classification, signal);
+    if (plan === undefined) return;
+    if (signal.aborted) {
+      // The client left (or shutdown answered it) while the decision was being made.
+      plan.complete({ kind: 'cancelled' });
+      return;
+    }
+    await forward(rt, req, res, request, route, plan, signal);
   } catch (err) {
     // Defensive: a bug must still produce an answer (or a cut connection), never a hung request.
     sendError(res, err);
@@ -61,38 +72,11 @@ export async function handleInference(rt: GatewayRuntime, req: IncomingMessage, 
   }
 }
 
-async function classificationFor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, route: RouteResolution): Promise<Classification | undefined> {
-  const fromHook = rt.classify === undefined ? undefined : await rt.classify(req, request);
-  if (route.modelRewrite === undefined) return fromHook;
-  return { ...fromHook, modelRewrite: route.modelRewrite };
-}
-
-async function schedule(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, request: InferenceRequest, route: RouteResolution): Promise<void> {
-  const pool = route.pool;
-  let classification: Classification | undefined;
-  try {
-    classification = await classificationFor(rt, req, request, route);
-  } catch (err) {
-    sendError(res, err);
-    return;
-  }
-  const controller = new AbortController();
-  const onClose = (): void => {
-    if (!res.writableFinished) controller.abort(clientGone());
-  };
-  res.once('close', onClose);
-  try {
-    const plan = await decide(rt, req, res, request, route, classification, controller);
-    if (plan === undefined) return;
-    if (controller.signal.aborted) {
-      // The client left (or shutdown answered it) while the decision was being made.
-      plan.complete({ kind: 'cancelled' });
-      return;
-    }
-    await forward(rt, req, res, request, pool.name, plan, controller, route);
-  } finally {
-    res.off('close', onClose);
-  }
+/** The hook's classification plus the route's rename; synchronous when there is no hook. */
+function classificationFor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, route: RouteResolution): Classification | undefined | Promise<Classification | undefined> {
+  const rewrite = route.modelRewrite;
+  if (rt.classify === undefined) return rewrite === undefined ? undefined : { modelRewrite: rewrite };
+  return Promise.resolve(rt.classify(req, request)).then((c) => (rewrite === undefined ? c : { ...c, modelRewrite: rewrite }));
 }
 
 async function decide(
@@ -102,34 +86,34 @@ async function decide(
   request: InferenceRequest,
   route: RouteResolution,
   classification: Classification | undefined,
-  controller: AbortController,
+  signal: AbortSignal,
 ): Promise<ForwardPlan | undefined> {
   const pool = route.pool;
-  const started = rt.clock.now();
   const pending: PendingDecision = {
     shutdown: () => {
-      sendError(res, new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway is shutting down'));
-      controller.abort(new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway is shutting down'));
+      sendError(res, shuttingDown(), {}, true);
+      // Cancels the pick (a queued request frees its slot); the connection is closing anyway.
+      abortConnection(req.socket, shuttingDown());
     },
   };
   if (rt.tracker.shuttingDown) {
     pending.shutdown();
     return undefined;
   }
+  const started = rt.clock.now();
   const pm = rt.metrics.forPool(pool.name);
-  const gauge = pm.scheduling;
   rt.tracker.addPending(pending);
-  gauge.inc();
+  pm.scheduling.inc();
   let decision: Decision;
   try {
     decision = await pool.scheduler.pick(request, {
-      signal: controller.signal,
+      signal,
       trustHeaders: rt.trusts(req),
       ...(classification === undefined ? {} : { classification }),
       trace: rt.trace,
     });
   } catch (err) {
-    if (controller.signal.aborted) {
+    if (signal.aborted) {
       // Shutdown already answered; a departed client needs no answer.
       if (!res.headersSent) rt.metrics.clientAborts.labels('scheduling').inc();
       return undefined;
@@ -141,7 +125,7 @@ async function decide(
     return onSchedulerFailure(rt, res, request, route, err);
   } finally {
     rt.tracker.deletePending(pending);
-    gauge.dec();
+    pm.scheduling.dec();
     pm.schedulingDuration.observe((rt.clock.now() - started) / 1000);
   }
   return planFromDecision(decision, pool.rotation);
@@ -158,105 +142,4 @@ function onSchedulerFailure(rt: GatewayRuntime, res: ServerResponse, request: In
   const plan = failOpenPlan(pool, request, route.modelRewrite, rt.failOpenCursor, rt.maxAttempts);
   if (plan === undefined) sendError(res, new SwitchyardError('REJECTED_NO_ENDPOINTS', `the scheduler failed and pool "${pool.name}" has no endpoint to fail open to`));
   return plan;
-}
-
-async function forward(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, request: InferenceRequest, poolName: string, plan: ForwardPlan, controller: AbortController, route: RouteResolution): Promise<void> {
-  const m = rt.metrics;
-  const pm = m.forPool(poolName);
-  const rotation = route.pool.rotation;
-  const onRevoked = (): void => { controller.abort(plan.revoked?.reason); };
-  plan.revoked?.addEventListener('abort', onRevoked, { once: true });
-  if (plan.revoked?.aborted === true) onRevoked();
-  rt.tracker.addForwarding(controller);
-  const inFlight = pm.inFlight;
-  inFlight.inc();
-  const started = rt.clock.now();
-  let result: ForwardResult;
-  try {
-    result = await forwardRequest({
-      dispatcher: rt.dispatcher,
-      res,
-      method: (req.method ?? 'POST') as Dispatcher.HttpMethod,
-      path: req.url ?? request.path,
-      headers: buildUpstreamHeaders({ client: request.headers, decision: plan.headers, requestId: request.id, contentLength: plan.body.byteLength, clientIp: req.socket.remoteAddress }),
-      body: plan.body,
-      targets: plan.targets,
-      maxAttempts: rt.maxAttempts,
-      requestId: request.id,
-      rewriteModel: plan.rewriteModel,
-      responseHeaders: plan.responseHeaders,
-      signal: controller.signal,
-      headersTimeoutMs: rt.headersTimeoutMs,
-      bodyTimeoutMs: rt.bodyTimeoutMs,
-      onResponseStart: (endpoint, status) => {
-        const at = rt.clock.now();
-        pm.upstreamHeaderDuration.observe((at - started) / 1000);
-        plan.onResponseStart({ endpoint, status, at });
-      },
-      onAttemptFailed: (endpoint, failure) => {
-        m.upstreamAttempts.labels(poolName, failure).inc();
-        if (rotation !== undefined && countsAsEndpointFailure(failure)) rotation.recordFailure(endpoint.id);
-      },
-    });
-  } finally {
-    plan.revoked?.removeEventListener('abort', onRevoked);
-    rt.tracker.deleteForwarding(controller);
-    inFlight.dec();
-  }
-  if (result.attempts > 1) pm.retries.inc(result.attempts - 1);
-  settle(rt, res, poolName, rotation, plan, controller, result, started);
-}
-
-function settle(
-  rt: GatewayRuntime,
-  res: ServerResponse,
-  poolName: string,
-  rotation: EndpointRotation | undefined,
-  plan: ForwardPlan,
-  controller: AbortController,
-  result: ForwardResult,
-  started: number,
-): void {
-  const m = rt.metrics;
-  const pm = m.forPool(poolName);
-  switch (result.kind) {
-    case 'ok': {
-      pm.attemptsOk.inc();
-      const usage = result.usage;
-      if (usage !== undefined) {
-        plan.onUsage(usage);
-        pm.promptTokens.inc(usage.promptTokens);
-        pm.completionTokens.inc(usage.completionTokens);
-        if (usage.cachedTokens !== undefined) pm.cachedTokens.inc(usage.cachedTokens);
-      }
-      const sick = result.status === 502 || result.status === 503 || result.status === 504;
-      if (sick) rotation?.recordFailure(result.endpoint.id);
-      else rotation?.recordSuccess(result.endpoint.id);
-      plan.complete(result.status < 400 ? (usage === undefined ? { kind: 'success' } : { kind: 'success', usage }) : { kind: 'error', status: result.status });
-      pm.requestDuration.observe((rt.clock.now() - started) / 1000);
-      return;
-    }
-    case 'failed': {
-      const code = result.failure === 'headers-timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE';
-      const error = new SwitchyardError(code, `${result.attempts} attempt(s) failed; last: ${result.endpoint.address} (${result.failure})`, { cause: result.error });
-      sendError(res, error);
-      plan.complete({ kind: 'error', error, status: error.status });
-      return;
-    }
-    case 'broken':
-      plan.complete({ kind: 'error', error: result.error, status: result.status });
-      return;
-    case 'aborted': {
-      const reason: unknown = controller.signal.reason;
-      const clientLeft = isSwitchyardError(reason) && reason.code === 'REJECTED_CONTEXT_CANCELLED';
-      if (clientLeft) {
-        m.clientAborts.labels('upstream').inc();
-        plan.complete({ kind: 'cancelled' });
-        return;
-      }
-      // Eviction or forced shutdown: answer if nothing was sent (the attempt cut started responses).
-      if (!result.headersSent) sendError(res, reason);
-      plan.complete({ kind: 'error', error: reason });
-    }
-  }
 }

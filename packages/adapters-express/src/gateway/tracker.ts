@@ -17,7 +17,7 @@ export interface PendingDecision {
 export class RequestTracker {
   #shuttingDown = false;
   readonly #pending = new Set<PendingDecision>();
-  readonly #forwarding = new Set<AbortController>();
+  readonly #forwarding = new Set<{ abort?: ((reason: Error) => void) | undefined }>();
   #drained: (() => void) | undefined;
 
   /** True once {@link RequestTracker.shutdown} was called. */
@@ -45,14 +45,14 @@ export class RequestTracker {
     this.#pending.delete(entry);
   }
 
-  /** Registers a request being forwarded; aborting `controller` cuts it short. */
-  addForwarding(controller: AbortController): void {
-    this.#forwarding.add(controller);
+  /** Registers a request being forwarded; its `abort` cuts it short. */
+  addForwarding(control: { abort?: ((reason: Error) => void) | undefined }): void {
+    this.#forwarding.add(control);
   }
 
   /** Unregisters a forwarded request. */
-  deleteForwarding(controller: AbortController): void {
-    this.#forwarding.delete(controller);
+  deleteForwarding(control: { abort?: ((reason: Error) => void) | undefined }): void {
+    this.#forwarding.delete(control);
     if (this.#forwarding.size === 0) this.#drained?.();
   }
 
@@ -76,7 +76,7 @@ export class RequestTracker {
     }
     this.#drained = undefined;
     const left = [...this.#forwarding];
-    for (const controller of left) controller.abort(reason);
+    for (const control of left) control.abort?.(reason);
     return left.length;
   }
 }

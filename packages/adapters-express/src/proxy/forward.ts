@@ -31,8 +31,10 @@ export interface ForwardOptions {
   readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
   /** Headers added to the client's response. */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  /** Aborting ends the forward as `aborted` (client left, shutdown, eviction). */
+  /** Aborting ends the forward as `aborted` (the client connection closed). */
   readonly signal: AbortSignal;
+  /** Per-request abort handle (eviction, forced shutdown), filled in by this function. */
+  readonly control?: ForwardControl;
   /** Time allowed for the upstream response head. */
   readonly headersTimeoutMs: number;
   /** Time allowed between upstream body chunks. */
@@ -41,6 +43,18 @@ export interface ForwardOptions {
   readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
   /** One attempt failed (before or after the head); used by the circuit breaker and metrics. */
   readonly onAttemptFailed?: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
+}
+
+/**
+ * Lets the caller abort one forward: {@link forwardRequest} sets `abort`; calling it records the
+ * reason and aborts the attempt in progress (or the next one before it starts).
+ * @public
+ */
+export interface ForwardControl {
+  /** Aborts this forward; set by `forwardRequest`. */
+  abort: ((reason: Error) => void) | undefined;
+  /** Why it was aborted through `abort`, if it was. */
+  reason: Error | undefined;
 }
 
 /**
@@ -58,7 +72,21 @@ export type ForwardResult = AttemptResult & { readonly attempts: number };
 export async function forwardRequest(o: ForwardOptions): Promise<ForwardResult> {
   const ctx = { res: o.res, requestId: o.requestId, rewriteModel: o.rewriteModel, responseHeaders: o.responseHeaders, onResponseStart: o.onResponseStart };
   let current: ProxyAttempt | undefined;
-  const onAbort = (): void => current?.abort(o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted'));
+  let aborted: Error | undefined;
+  const abort = (reason: Error): void => {
+    aborted ??= reason;
+    current?.abort(reason);
+  };
+  const onAbort = (): void => {
+    abort(o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted'));
+  };
+  if (o.control !== undefined) {
+    const control = o.control;
+    control.abort = (reason) => {
+      control.reason ??= reason;
+      abort(reason);
+    };
+  }
   o.signal.addEventListener('abort', onAbort, { once: true });
   try {
     let attempts = 0;
@@ -66,7 +94,7 @@ export async function forwardRequest(o: ForwardOptions): Promise<ForwardResult> 
     const limit = Math.min(o.maxAttempts, o.targets.length);
     for (let i = 0; i < limit; i++) {
       const endpoint = o.targets[i] as Endpoint;
-      if (o.signal.aborted) return { kind: 'aborted', endpoint, headersSent: false, attempts };
+      if (o.signal.aborted || aborted !== undefined) return { kind: 'aborted', endpoint, headersSent: false, attempts };
       attempts++;
       last = await new Promise<AttemptResult>((resolve) => {
         const attempt = new ProxyAttempt(ctx, endpoint, resolve);
@@ -93,5 +121,6 @@ export async function forwardRequest(o: ForwardOptions): Promise<ForwardResult> 
     return { ...last, attempts };
   } finally {
     o.signal.removeEventListener('abort', onAbort);
+    if (o.control !== undefined) o.control.abort = undefined;
   }
 }

@@ -8,4 +8,4 @@ export { usageFromWire, mergeUsage, extractUsage, extractUsageFromBytes } from '
 export { ProxyAttempt } from './attempt.js';
 export type { AttemptResult, AttemptContext } from './attempt.js';
 export { forwardRequest } from './forward.js';
-export type { ForwardOptions, ForwardResult } from './forward.js';
+export type { ForwardOptions, ForwardResult, ForwardControl } from './forward.js';
