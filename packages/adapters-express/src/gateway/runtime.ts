@@ -85,8 +85,6 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
       connect: { timeout: positive('upstream.connectTimeoutMs', up.connectTimeoutMs ?? 5000) },
       headersTimeout: headersTimeoutMs,
       bodyTimeout: bodyTimeoutMs,
-      // No redirect interceptor: the gateway never follows redirects, and it costs a hop per request.
-      interceptors: { Agent: [] },
     });
   const metrics = options.metrics ?? new GatewayMetrics();
   const registries = [...new Set([metrics.registry, ...(options.metricsRegistries ?? [])])];
