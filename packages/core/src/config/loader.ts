@@ -6,6 +6,7 @@ import type { PluginFactoryContext } from '../registry/types.js';
 import type { DataProducer, Plugin, ProfileHandler, SchedulingProfile } from '../scheduling/plugins.js';
 import type { SchedulerConfig } from '../scheduling/scheduler.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
+import { resolveDataLayer, type DataLayerSettings } from './data-layer-settings.js';
 import { effectiveDocument, printYaml } from './effective.js';
 import { FLOW_CONTROL_DEFAULT_TYPES, checkFlowControlRefs } from './flow-control-refs.js';
 import { createInstances } from './instances.js';
@@ -47,6 +48,8 @@ export interface LoadedConfig extends SchedulerConfig {
   readonly flowControl: Record<string, unknown> | undefined;
   /** The `dataLayer` block as written. */
   readonly dataLayer: Record<string, unknown> | undefined;
+  /** The effective data layer: metrics scrape settings (path, interval, engine mappings) for `MetricsScraper`. */
+  readonly dataLayerSettings: DataLayerSettings;
   /** The `requestHandler` block as written. */
   readonly requestHandler: Record<string, unknown> | undefined;
   /** The effective document (defaults applied, auto-created plugins included). */
@@ -64,8 +67,8 @@ function nextName(taken: (n: string) => boolean, type: string): string {
 }
 
 /**
- * Loads an llm-d `EndpointPickerConfig` (YAML or JSON text, or an already parsed object; undefined
- * means no config, i.e. all defaults) with
+ * Loads an llm-d `EndpointPickerConfig` (YAML or JSON text, or an already parsed object; undefined,
+ * null or a text with no document means no config, i.e. all defaults) with
  * strict decoding and llm-d's defaulting rules (see docs/config.md): names default to types;
  * without profiles a `default` profile holds every filter, scorer and picker, and a config without
  * scorers gets queue-scorer 2, kv-cache-utilization-scorer 2 and (when registered)
@@ -76,8 +79,10 @@ function nextName(taken: (n: string) => boolean, type: string): string {
  * @public
  */
 export function loadConfig(source: string | object | undefined, options: LoadConfigOptions): LoadedConfig {
-  // No document at all means llm-d's "no config": every default applies.
-  const raw = source === undefined ? { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' } : typeof source === 'string' ? parseConfigText(source) : source;
+  // No document at all (undefined, null, or a text without a document) means llm-d's "no config":
+  // every default applies. An explicit document, even `{}`, must declare apiVersion and kind.
+  const given = typeof source === 'string' ? parseConfigText(source) : (source as unknown);
+  const raw = given === undefined || given === null ? { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' } : given;
   const parsed = endpointPickerConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const e = configError(parsed.error.issues, raw);
@@ -123,6 +128,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
   const producers: DataProducer[] = completeProducers(instances, options.registry, context);
   for (const i of instances) if (!byName.has(i.plugin.name)) byName.set(i.plugin.name, i);
   const plugins = new Map<string, Plugin>(instances.map((i) => [i.plugin.name, i.plugin]));
+  const dataLayerSettings = resolveDataLayer(doc.dataLayer, plugins);
   const effective = effectiveDocument({
     apiVersion: doc.apiVersion,
     featureGates: doc.featureGates,
@@ -142,6 +148,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
     featureGates: doc.featureGates,
     flowControl: doc.flowControl,
     dataLayer: doc.dataLayer,
+    dataLayerSettings,
     requestHandler: doc.requestHandler,
     effective,
     hasFeatureGate: (gate) => gates.has(gate),

@@ -1,4 +1,7 @@
 import type { PluginDefinition } from '../registry/types.js';
+import { coreMetricsExtractorPlugin, modelServerProtocolMetricsPlugin } from './data-layer/core-metrics-extractor.js';
+import { endpointNotificationSourcePlugin } from './data-layer/endpoint-notification-source.js';
+import { metricsDataSourcePlugin } from './data-layer/metrics-data-source.js';
 import { alwaysDisaggMultimodalDeciderPlugin } from './deciders/always-disagg-multimodal-decider.js';
 import { alwaysDisaggPdDeciderPlugin } from './deciders/always-disagg-pd-decider.js';
 import { prefixBasedPdDeciderPlugin } from './deciders/prefix-based-pd-decider.js';
@@ -27,7 +30,8 @@ import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
- * profile handlers, stage deciders and data producers. `createDefaultRegistry()` registers them
+ * profile handlers, stage deciders, data producers and the data-layer plugins
+ * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`). `createDefaultRegistry()` registers them
  * (plus the saturation detectors).
  * @public
  */
@@ -57,4 +61,8 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   inFlightLoadProducerPlugin,
   sessionIdProducerPlugin,
   predictedLatencyProducerPlugin,
+  metricsDataSourcePlugin,
+  coreMetricsExtractorPlugin,
+  modelServerProtocolMetricsPlugin,
+  endpointNotificationSourcePlugin,
 ];

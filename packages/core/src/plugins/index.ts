@@ -4,6 +4,7 @@ export * from './pickers/index.js';
 export * from './profile-handlers/index.js';
 export * from './producers/index.js';
 export * from './deciders/index.js';
+export * from './data-layer/index.js';
 export { builtinPlugins } from './builtins.js';
 export { requestPromptTokens, producedPromptTokens, uncachedPromptTokens } from './request-tokens.js';
 export { sessionStrategySchema, encodeSessionToken, decodeSessionToken, sessionEndpointOf } from './session.js';

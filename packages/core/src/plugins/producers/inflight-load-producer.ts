@@ -24,7 +24,15 @@ export const inFlightLoadProducerPlugin = definePlugin({
   description: 'Publishes in-flight requests and tokens per endpoint.',
   produces: [Attributes.inFlightLoad.name],
   defaultProducerFor: [Attributes.inFlightLoad.name],
-  parameters: z.strictObject({}),
+  // llm-d's parameters (old and new names). Accepted for compatibility; our counts come from the
+  // pool, which the EndpointPicker keeps exact, so none of them changes behaviour (docs/config.md).
+  parameters: z.strictObject({
+    addEstimatedOutputTokens: z.boolean().optional(),
+    includeOutputTokens: z.boolean().optional(),
+    outputRatio: z.number().min(0).optional(),
+    maxEstimatedOutputTokens: z.number().int().min(0).optional(),
+    prefixMatchInfoProducerName: z.string().min(1).optional(),
+  }),
   create: (_p, ctx): DataProducer => ({
     type: 'inflight-load-producer',
     name: ctx.name,

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { isMetricsExtractor, type ExtractorSettings } from '../plugins/data-layer/core-metrics-extractor.js';
+import { isMetricsDataSource, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
+import type { Plugin } from '../scheduling/plugins.js';
+import { configError, invalid } from './issues.js';
+
+const refSchema = z.strictObject({ pluginRef: z.string().min(1) });
+
+/** Strict schema of the `dataLayer` block (llm-d field names). @public */
+export const dataLayerSchema = z.strictObject({
+  injectDefaults: z.boolean().optional(),
+  sources: z.array(z.strictObject({ pluginRef: z.string().min(1), extractors: z.array(refSchema).default([]) })).default([]),
+  discovery: refSchema.optional(),
+});
+
+/**
+ * One metrics source with the extractor settings wired to it: everything an adapter needs to
+ * build a `MetricsScraper` (`path`, `intervalMs`, `mappings`).
+ * @public
+ */
+export interface MetricsScrapeSettings extends MetricsSourceSettings {
+  /** Name of the `metrics-data-source` instance (undefined for the built-in default). */
+  readonly source: string | undefined;
+  /** Names of the extractor instances wired to the source. */
+  readonly extractors: readonly string[];
+  /** Engine mapping overrides merged from those extractors (later ones win per engine). */
+  readonly mappings: ExtractorSettings['mappings'];
+}
+
+/**
+ * The effective data layer of a loaded config.
+ * @public
+ */
+export interface DataLayerSettings {
+  /** Every metrics source with its extractors, in `dataLayer.sources` (else `plugins`) order. */
+  readonly metricsSources: readonly MetricsScrapeSettings[];
+  /** The source to scrape with: the first one, or llm-d's default (`http`, `/metrics`, base tick). */
+  readonly scrape: MetricsScrapeSettings;
+  /** `dataLayer.discovery.pluginRef` when set (discovery plugins are the adapters' business). */
+  readonly discovery: string | undefined;
+}
+
+const DEFAULT_SCRAPE: MetricsScrapeSettings = {
+  ...metricsSourceSettings({ scheme: 'http', path: '/metrics', port: 0, insecureSkipVerify: true }),
+  source: undefined,
+  extractors: [],
+  mappings: {},
+};
+
+function merge(source: Plugin & { settings: MetricsSourceSettings }, extractors: readonly (Plugin & { settings: ExtractorSettings })[]): MetricsScrapeSettings {
+  const mappings: ExtractorSettings['mappings'] = {};
+  for (const e of extractors) Object.assign(mappings, e.settings.mappings);
+  return { ...source.settings, source: source.name, extractors: extractors.map((e) => e.name), mappings };
+}
+
+/**
+ * Validates the `dataLayer` block against the loaded plugins and resolves the scrape settings.
+ * Without `dataLayer.sources`, every `metrics-data-source` instance is wired to every metrics
+ * extractor instance (what llm-d's default injection does for configs that only list them).
+ * @throws SwitchyardError `CONFIG_INVALID` naming the path of a bad field or undefined reference
+ * @internal
+ */
+export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugins: ReadonlyMap<string, Plugin>): DataLayerSettings {
+  const parsed = dataLayerSchema.safeParse(raw ?? {});
+  if (!parsed.success) throw configError(parsed.error.issues, raw, ['dataLayer']);
+  const dl = parsed.data;
+  const lookup = (path: (string | number)[], ref: string): Plugin => {
+    const p = plugins.get(ref);
+    if (p === undefined) throw invalid(path, `plugin "${ref}" is not defined in plugins`);
+    return p;
+  };
+  const metricsSources: MetricsScrapeSettings[] = [];
+  if (dl.sources.length > 0) {
+    dl.sources.forEach((s, i) => {
+      const source = lookup(['dataLayer', 'sources', i, 'pluginRef'], s.pluginRef);
+      const extractors = s.extractors.map((e, j) => lookup(['dataLayer', 'sources', i, 'extractors', j, 'pluginRef'], e.pluginRef));
+      if (isMetricsDataSource(source)) metricsSources.push(merge(source, extractors.filter(isMetricsExtractor)));
+    });
+  } else {
+    const all = [...plugins.values()];
+    const extractors = all.filter(isMetricsExtractor);
+    for (const source of all.filter(isMetricsDataSource)) metricsSources.push(merge(source, extractors));
+    // An extractor listed without a source configures the default source.
+    if (metricsSources.length === 0 && extractors.length > 0) {
+      const mappings: ExtractorSettings['mappings'] = {};
+      for (const e of extractors) Object.assign(mappings, e.settings.mappings);
+      metricsSources.push({ ...DEFAULT_SCRAPE, extractors: extractors.map((e) => e.name), mappings });
+    }
+  }
+  // Discovery plugins (file, k8s) live in adapters; the reference is passed on for them to resolve.
+  return { metricsSources, scrape: metricsSources[0] ?? DEFAULT_SCRAPE, discovery: dl.discovery?.pluginRef };
+}

@@ -1,0 +1,16 @@
+export { parseMetricSpec } from './metric-spec.js';
+export { metricsDataSourcePlugin, metricsDataSourceParameters, metricsSourceSettings, isMetricsDataSource, METRICS_DATA_SOURCE } from './metrics-data-source.js';
+export type { MetricsDataSource, MetricsDataSourceParams, MetricsSourceSettings } from './metrics-data-source.js';
+export {
+  coreMetricsExtractorPlugin,
+  modelServerProtocolMetricsPlugin,
+  coreMetricsExtractorParameters,
+  engineConfigParameters,
+  engineMappingFromConfig,
+  extractorSettings,
+  isMetricsExtractor,
+  CORE_METRICS_EXTRACTOR,
+  MODEL_SERVER_PROTOCOL_METRICS,
+} from './core-metrics-extractor.js';
+export type { CoreMetricsExtractorParams, EngineConfigParams, ExtractorSettings, MetricsExtractor } from './core-metrics-extractor.js';
+export { endpointNotificationSourcePlugin, ENDPOINT_NOTIFICATION_SOURCE } from './endpoint-notification-source.js';
