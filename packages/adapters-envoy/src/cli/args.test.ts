@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 describe('parseEppArgs', () => {
   it('applies the GAIE port defaults', () => {
-    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: 50, trustHeaders: true, config: undefined, endpoints: undefined });
+    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: undefined, trustHeaders: true, config: undefined, endpoints: undefined });
   });
 
   it('reads every flag', () => {

@@ -24,8 +24,8 @@ export interface EppCliArgs {
   readonly tlsCert: string | undefined;
   /** TLS private key file (PEM), with `tlsCert`. */
   readonly tlsKey: string | undefined;
-  /** Model-server metrics poll interval, ms. */
-  readonly scrapeIntervalMs: number;
+  /** Model-server metrics poll interval, ms; undefined = the config's metrics-data-source interval (default 50). */
+  readonly scrapeIntervalMs: number | undefined;
   /** Largest request body, bytes. */
   readonly maxBodyBytes: number | undefined;
   /** Read classification headers from requests. */
@@ -53,7 +53,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --host ADDR               bind address of both ports (default 0.0.0.0)
   --tls-cert FILE           serve gRPC over TLS with this PEM certificate (needs --tls-key)
   --tls-key FILE            PEM private key of --tls-cert
-  --scrape-interval-ms N    model-server /metrics poll interval (default 50, minimum 50)
+  --scrape-interval-ms N    model-server /metrics poll interval (default: the config's
+                            metrics-data-source interval, else 50; minimum 50)
   --max-body-bytes N        largest request body accepted (default 16 MiB)
   --trust-headers BOOL      read x-llm-d-* classification headers (default true: behind a gateway)
   -h, --help                show this help
@@ -126,7 +127,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     metricsPort: port('--metrics-port', values['metrics-port'], 9090),
     tlsCert: values['tls-cert'],
     tlsKey: values['tls-key'],
-    scrapeIntervalMs: positive('--scrape-interval-ms', values['scrape-interval-ms'], 50) ?? 50,
+    scrapeIntervalMs: positive('--scrape-interval-ms', values['scrape-interval-ms'], 50),
     maxBodyBytes: positive('--max-body-bytes', values['max-body-bytes'], 1),
     trustHeaders: trust !== 'false',
     help: values.help === true,

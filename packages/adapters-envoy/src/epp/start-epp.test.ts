@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startEpp } from '@switchyard/envoy';
 import { describe, expect, it } from 'vitest';
 import { EnvoyEmulator } from '../test-support/envoy-client.js';
@@ -33,6 +35,45 @@ describe('startEpp', () => {
       await expect(startEpp({ endpoints: ['10.9.0.1:8000'], host: '127.0.0.1', grpcPort: 0, metricsPort: first.metricsServer!.port, scrapeIntervalMs: false, log: () => undefined })).rejects.toThrow(/EADDRINUSE/);
     } finally {
       await first.close();
+    }
+  });
+
+  it('scrapes the path and interval named by the config\'s metrics-data-source', async () => {
+    const paths: string[] = [];
+    const modelServer = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      if (req.url !== '/custom-metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      res.end('vllm:num_requests_waiting{model_name="m"} 4\nvllm:num_requests_running{model_name="m"} 2\nvllm:kv_cache_usage_perc{model_name="m"} 0.25\n');
+    });
+    await new Promise<void>((resolve) => modelServer.listen(0, '127.0.0.1', resolve));
+    const port = (modelServer.address() as AddressInfo).port;
+    const configText = [
+      'apiVersion: llm-d.ai/v1alpha1',
+      'kind: EndpointPickerConfig',
+      'plugins:',
+      '- type: metrics-data-source',
+      '  parameters:',
+      '    path: /custom-metrics',
+      '    interval: 100ms',
+      '- type: core-metrics-extractor',
+      '- type: queue-scorer',
+      'schedulingProfiles:',
+      '- name: default',
+      '  plugins:',
+      '  - pluginRef: queue-scorer',
+    ].join('\n');
+    const epp = await startEpp({ endpoints: [`127.0.0.1:${port}`], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false, log: () => undefined });
+    try {
+      const endpoint = epp.pool.list()[0]!;
+      await expect.poll(() => endpoint.metrics?.waitingQueueSize, { timeout: 10_000 }).toBe(4);
+      expect(endpoint.metrics?.kvCacheUsagePercent).toBe(0.25);
+      expect(new Set(paths)).toEqual(new Set(['/custom-metrics']));
+    } finally {
+      await epp.close();
+      await new Promise<void>((resolve) => modelServer.close(() => { resolve(); }));
     }
   });
 });

@@ -118,8 +118,12 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
     rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
   });
-  const interval = options.scrapeIntervalMs ?? 50;
-  const scraper = interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval });
+  // The config's metrics-data-source / extractors (llm-d data layer) set path, interval and engine
+  // mappings; an explicit option still wins for the interval.
+  const scrape = config.dataLayerSettings.scrape;
+  const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? 50;
+  const scraper =
+    interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, mappings: scrape.mappings });
   scraper?.start();
   const host = options.host ?? '0.0.0.0';
   const server = await startEppServer({
