@@ -3,14 +3,21 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Instance } from './producers.js';
 import type { ProfileDocument } from './schema.js';
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /**
- * The parameters to print for an instance: the defaulted, parsed values when parsing them again
- * gives the same result (so the printed config loads back identically), else the values as
- * written (e.g. durations, which parse from `"300s"` to milliseconds).
+ * The parameters to print for an instance, chosen so the printed config loads back identically:
+ * the defaulted values with what the user wrote on top (a duration stays `"30s"` rather than
+ * `30000`), else the defaulted values alone, else the values as written.
  * @internal
  */
 export function printableParameters(inst: Instance): unknown {
   if (inst.def === undefined) return undefined;
+  if (isRecord(inst.params) && isRecord(inst.raw)) {
+    const merged = { ...inst.params, ...inst.raw };
+    const parsed = inst.def.parameters.safeParse(merged);
+    if (parsed.success && isDeepStrictEqual(parsed.data, inst.params)) return merged;
+  }
   const again = inst.def.parameters.safeParse(inst.params);
   if (again.success && isDeepStrictEqual(again.data, inst.params)) return inst.params;
   return inst.raw ?? {};

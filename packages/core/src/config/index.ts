@@ -1,7 +1,7 @@
 export { createSchedulerConfig } from './programmatic.js';
 export type { ProfileSpec, SchedulerConfigOptions } from './programmatic.js';
 export { isFilter, isScorer, isPicker, isProfileHandler, isDataProducer, isStageDecider } from './plugin-kinds.js';
-export { durationSchema, parseDuration } from './duration.js';
+export { durationSchema, durationOrError, parseDuration } from './duration.js';
 export { loadConfig } from './loader.js';
 export type { LoadConfigOptions, LoadedConfig } from './loader.js';
 export { endpointPickerConfigSchema, pluginSpecSchema, profilePluginSchema, profileDocumentSchema, CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES } from './schema.js';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { SwitchyardError } from '../errors/switchyard-error.js';
-import { parseDurationMs } from './duration.js';
+import { durationOrError } from '../config/duration.js';
 
 /**
  * A strictly positive duration, given as a Go-style string (`"200ms"`) or milliseconds; parses to
  * milliseconds.
  */
 export const positiveDurationMs = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const ms = parseDurationMs(value);
+  const ms = durationOrError(value);
   if (typeof ms === 'string') {
     ctx.addIssue({ code: 'custom', message: ms });
     return z.NEVER;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationOrError } from '../units/duration.js';
+import { durationOrError } from '@switchyard/core';
 import { quantityOrError } from '../units/quantity.js';
 
 /** A Kubernetes quantity (`"1k"`, `"10Gi"`, `"500"` or a number) parsed to an integer. */
