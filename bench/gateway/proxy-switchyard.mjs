@@ -41,7 +41,8 @@ if (mode === 'rr') {
   server.keepAliveTimeout = 60_000;
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
 } else {
-  const gateway = await express.createGatewayFromConfig({ endpoints, port, host: '127.0.0.1' });
+  // mode "noscrape": the default config without polling the upstreams' /metrics (isolates its cost).
+  const gateway = await express.createGatewayFromConfig({ endpoints, port, host: '127.0.0.1', scrapeMetrics: mode !== 'noscrape' });
   await gateway.listen();
 }
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);

@@ -163,6 +163,7 @@ try {
     targetsToRun.push({ name, url: `http://127.0.0.1:${port}/v1/chat/completions`, pid: child.pid });
   };
   if (want('switchyard')) await nodeProxy('Switchyard gateway, default config', 'proxy-switchyard.mjs');
+  if (want('switchyard-noscrape')) await nodeProxy('Switchyard gateway, default config, no metrics scraping', 'proxy-switchyard.mjs', ['noscrape']);
   if (want('switchyard-rr')) await nodeProxy('Switchyard gateway, round-robin scheduler', 'proxy-switchyard.mjs', ['rr']);
   if (want('bare')) await nodeProxy('bare node:http + undici passthrough (floor)', 'proxy-bare.mjs');
   if (want('fastify')) await nodeProxy('Fastify + @fastify/reply-from, round-robin', 'proxy-fastify.mjs');
