@@ -1,6 +1,8 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { ExtensionPoint, PluginObserver } from '../scheduling/observer.js';
 import type { Plugin } from '../scheduling/plugins.js';
+import { FastCounter, FastGauge, FastHistogram, type FastHistogramChild } from './fast-metrics.js';
+import { RequestSeriesCache, type RequestSeries } from './request-series.js';
 
 /** Label names of the per-request metrics. @public */
 export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
@@ -16,6 +18,12 @@ export interface SchedulerMetricsOptions {
   readonly prefix?: string;
   /** Time one scheduling cycle in this many for `plugin_duration_seconds` (default 1 = all). */
   readonly pluginSampleEvery?: number;
+  /**
+   * Most label combinations kept per metric (default 1,000); further ones are recorded under
+   * `__overflow__` label values, so client-chosen model names or fairness ids cannot grow memory
+   * without limit.
+   */
+  readonly maxSeries?: number | undefined;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
@@ -27,63 +35,96 @@ const PLUGIN_BUCKETS = [0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001
  * The picker's own Prometheus metrics, under llm-d's `llm_d_epp_*` names: request totals and
  * errors, end-to-end request duration, running requests, input/output tokens, scheduler
  * end-to-end duration, per-plugin durations, ready endpoints and disaggregation decisions. Pass
- * one to `new EndpointPicker({ metrics })`; expose `metrics.registry` (or merge it into yours).
+ * one to `new EndpointPicker({ metrics })` (one instance may serve several pickers: give each
+ * its `poolName` so `ready_endpoints` carries an `inference_pool` label); expose
+ * `metrics.registry` (or merge it into yours). The metrics are {@link FastCounter}-style: a
+ * request resolves its series with one Map lookup ({@link SchedulerMetrics.requestSeries}) and
+ * records with field updates, instead of prom-client's per-call label hashing.
  * @public
  */
 export class SchedulerMetrics {
   /** The registry holding these metrics. */
   readonly registry: Registry;
   /** `request_total`: requests received, by request labels. */
-  readonly requestTotal: Counter<RequestLabel>;
+  readonly requestTotal: FastCounter<RequestLabel>;
   /** `request_error_total`: requests that failed, by request labels and `error_code`. */
-  readonly requestErrorTotal: Counter<RequestLabel | 'error_code'>;
+  readonly requestErrorTotal: FastCounter<RequestLabel | 'error_code'>;
   /** `request_duration_seconds`: arrival to completion. */
-  readonly requestDuration: Histogram<RequestLabel>;
+  readonly requestDuration: FastHistogram<RequestLabel>;
   /** `request_running`: requests scheduled and not yet complete. */
-  readonly requestRunning: Gauge<RequestLabel>;
+  readonly requestRunning: FastGauge<RequestLabel>;
   /** `request_input_tokens`: prompt tokens reported by the model server. */
-  readonly inputTokens: Histogram<RequestLabel>;
+  readonly inputTokens: FastHistogram<RequestLabel>;
   /** `request_output_tokens`: completion tokens reported by the model server. */
-  readonly outputTokens: Histogram<RequestLabel>;
+  readonly outputTokens: FastHistogram<RequestLabel>;
   /** `scheduler_e2e_duration_seconds`: producers + profiles of one cycle. */
-  readonly schedulerE2eDuration: Histogram;
+  readonly schedulerE2eDuration: FastHistogram;
   /** `plugin_duration_seconds`: one plugin call (sampled). */
-  readonly pluginDuration: Histogram<'extension_point' | 'plugin_type' | 'plugin_name'>;
-  /** `ready_endpoints`: endpoints in the pool. */
-  readonly readyEndpoints: Gauge;
+  readonly pluginDuration: FastHistogram<'extension_point' | 'plugin_type' | 'plugin_name'>;
+  /**
+   * `ready_endpoints`: endpoints in the pool; unlabelled for a picker without `poolName`, else
+   * one series per `inference_pool`.
+   */
+  readonly readyEndpoints: FastGauge<'inference_pool'>;
   /** `disagg_decision_total`: which stages disaggregated decisions used. */
-  readonly disaggDecisionTotal: Counter<'decision_type'>;
+  readonly disaggDecisionTotal: FastCounter<'decision_type'>;
   /** The plugin timing observer the picker hands to its scheduler. */
   readonly observer: PluginObserver;
+  readonly #series: RequestSeriesCache;
 
   constructor(options: SchedulerMetricsOptions = {}) {
     const registry = options.registry ?? new Registry();
     const p = options.prefix ?? 'llm_d_epp_';
     const registers = [registry];
+    const maxSeries = options.maxSeries;
     const requestLabels: RequestLabel[] = ['model_name', 'target_model_name', 'fairness_id', 'priority'];
     this.registry = registry;
-    this.requestTotal = new Counter({ name: `${p}request_total`, help: 'Inference requests received by the picker.', labelNames: requestLabels, registers });
-    this.requestErrorTotal = new Counter({ name: `${p}request_error_total`, help: 'Inference requests that failed.', labelNames: [...requestLabels, 'error_code'], registers });
-    this.requestDuration = new Histogram({ name: `${p}request_duration_seconds`, help: 'Request duration from arrival to completion.', labelNames: requestLabels, buckets: LATENCY_BUCKETS, registers });
-    this.requestRunning = new Gauge({ name: `${p}request_running`, help: 'Requests scheduled and not yet complete.', labelNames: requestLabels, registers });
-    this.inputTokens = new Histogram({ name: `${p}request_input_tokens`, help: 'Prompt tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers });
-    this.outputTokens = new Histogram({ name: `${p}request_output_tokens`, help: 'Completion tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers });
-    this.schedulerE2eDuration = new Histogram({ name: `${p}scheduler_e2e_duration_seconds`, help: 'Scheduling cycle duration (producers and profiles).', buckets: SCHEDULER_BUCKETS, registers });
-    this.pluginDuration = new Histogram({
+    this.requestTotal = new FastCounter({ name: `${p}request_total`, help: 'Inference requests received by the picker.', labelNames: requestLabels, registers, maxSeries });
+    this.requestErrorTotal = new FastCounter({ name: `${p}request_error_total`, help: 'Inference requests that failed.', labelNames: [...requestLabels, 'error_code'], registers, maxSeries });
+    this.requestDuration = new FastHistogram({ name: `${p}request_duration_seconds`, help: 'Request duration from arrival to completion.', labelNames: requestLabels, buckets: LATENCY_BUCKETS, registers, maxSeries });
+    this.requestRunning = new FastGauge({ name: `${p}request_running`, help: 'Requests scheduled and not yet complete.', labelNames: requestLabels, registers, maxSeries });
+    this.inputTokens = new FastHistogram({ name: `${p}request_input_tokens`, help: 'Prompt tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers, maxSeries });
+    this.outputTokens = new FastHistogram({ name: `${p}request_output_tokens`, help: 'Completion tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers, maxSeries });
+    this.schedulerE2eDuration = new FastHistogram({ name: `${p}scheduler_e2e_duration_seconds`, help: 'Scheduling cycle duration (producers and profiles).', buckets: SCHEDULER_BUCKETS, registers, maxSeries });
+    this.pluginDuration = new FastHistogram({
       name: `${p}plugin_duration_seconds`,
       help: 'Duration of one plugin call (sampled).',
       labelNames: ['extension_point', 'plugin_type', 'plugin_name'],
       buckets: PLUGIN_BUCKETS,
       registers,
+      maxSeries,
     });
-    this.readyEndpoints = new Gauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', registers });
-    this.disaggDecisionTotal = new Counter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers });
+    this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['inference_pool'], registers, maxSeries });
+    this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers, maxSeries });
     const pluginDuration = this.pluginDuration;
+    // Plugins are long-lived objects: their series are found by identity, not by joined names.
+    const byPlugin = new WeakMap<Plugin, Map<ExtensionPoint, FastHistogramChild>>();
     this.observer = {
       sampleEvery: Math.max(1, Math.floor(options.pluginSampleEvery ?? 1)),
       record(point: ExtensionPoint, plugin: Plugin, ms: number) {
-        pluginDuration.labels(point, plugin.type, plugin.name).observe(ms / 1000);
+        let points = byPlugin.get(plugin);
+        if (points === undefined) byPlugin.set(plugin, (points = new Map<ExtensionPoint, FastHistogramChild>()));
+        let child = points.get(point);
+        if (child === undefined) points.set(point, (child = pluginDuration.labels(point, plugin.type, plugin.name)));
+        child.observe(ms / 1000);
       },
     };
+    const { requestTotal, requestRunning, requestDuration, inputTokens, outputTokens } = this;
+    this.#series = new RequestSeriesCache(Math.max(1, Math.floor(maxSeries ?? 1000)), (labels, key) => ({
+      labels,
+      total: requestTotal.labelsByKey(key, labels),
+      running: requestRunning.labelsByKey(key, labels),
+      duration: requestDuration.labelsByKey(key, labels),
+      inputTokens: inputTokens.labelsByKey(key, labels),
+      outputTokens: outputTokens.labelsByKey(key, labels),
+    }));
+  }
+
+  /**
+   * The bound per-request series of one label combination: one Map lookup per request instead
+   * of one label hashing per metric call.
+   */
+  requestSeries(modelName: string, targetModelName: string, fairnessId: string, priority: string): RequestSeries {
+    return this.#series.get(modelName, targetModelName, fairnessId, priority);
   }
 }

@@ -2,6 +2,7 @@ import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint } from '../endpoints/types.js';
 import type { AdmissionGrant } from '../admission/types.js';
 import type { SchedulerMetrics } from '../observability/metrics.js';
+import type { RequestSeries } from '../observability/request-series.js';
 import type { Plugin, RequestLifecycle, RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { Clock } from '../clock/clock.js';
@@ -20,7 +21,8 @@ export interface DecisionDeps {
   readonly grant: AdmissionGrant;
   readonly lifecycle: readonly (Plugin & RequestLifecycle)[];
   readonly metrics: SchedulerMetrics | undefined;
-  readonly labels: [string, string, string, string];
+  /** The request's bound metric series (set exactly when `metrics` is). */
+  readonly series: RequestSeries | undefined;
   readonly onHookError: ((plugin: Plugin, hook: string, error: unknown) => void) | undefined;
 }
 
@@ -75,7 +77,7 @@ export class PickDecision implements Decision {
     this.#tokens = init.tokens;
     this.#serving = this.primary;
     deps.pool.addInFlight(this.primary.id, 1, init.tokens);
-    deps.metrics?.requestRunning.labels(...deps.labels).inc();
+    deps.series?.running.inc();
   }
 
   /** Model name the client asked for. */
@@ -146,15 +148,18 @@ export class PickDecision implements Decision {
 
   #record(outcome: RequestOutcome): void {
     const m = this.#deps.metrics;
-    if (m === undefined) return;
-    const labels = this.#deps.labels;
-    m.requestRunning.labels(...labels).dec();
-    m.requestDuration.labels(...labels).observe(Math.max(0, this.#deps.clock.now() - this.request.receivedAt) / 1000);
+    const s = this.#deps.series;
+    if (m === undefined || s === undefined) return;
+    s.running.dec();
+    s.duration.observe(Math.max(0, this.#deps.clock.now() - this.request.receivedAt) / 1000);
     const usage = this.#usage ?? (outcome.kind === 'success' ? outcome.usage : undefined);
     if (usage !== undefined) {
-      m.inputTokens.labels(...labels).observe(usage.promptTokens);
-      m.outputTokens.labels(...labels).observe(usage.completionTokens);
+      s.inputTokens.observe(usage.promptTokens);
+      s.outputTokens.observe(usage.completionTokens);
     }
-    if (outcome.kind !== 'success') m.requestErrorTotal.labels(...labels, outcome.kind === 'cancelled' ? 'cancelled' : `upstream_${outcome.status ?? 'error'}`).inc();
+    if (outcome.kind !== 'success') {
+      const [model, target, fairness, priority] = s.labels;
+      m.requestErrorTotal.labels(model, target, fairness, priority, outcome.kind === 'cancelled' ? 'cancelled' : `upstream_${outcome.status ?? 'error'}`).inc();
+    }
   }
 }

@@ -7,7 +7,8 @@ import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint } from '../endpoints/types.js';
 import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.js';
 import { DESTINATION_HEADER } from '../headers/names.js';
-import { SchedulerMetrics } from '../observability/metrics.js';
+import type { SchedulerMetrics } from '../observability/metrics.js';
+import type { RequestSeries } from '../observability/request-series.js';
 import { requestPromptTokens } from '../plugins/request-tokens.js';
 import { createDefaultRegistry } from '../registry/default-registry.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
@@ -52,6 +53,11 @@ export interface EndpointPickerOptions {
   readonly random?: (() => number) | undefined;
   /** Prometheus metrics; off when omitted. */
   readonly metrics?: SchedulerMetrics | undefined;
+  /**
+   * Name of the pool, for metrics shared by several pickers: `ready_endpoints` is then reported
+   * with `inference_pool="<poolName>"` (unlabelled when omitted).
+   */
+  readonly poolName?: string | undefined;
   /** Called when a data producer throws (the request continues without its attributes). */
   readonly onProducerError?: ((producer: DataProducer, error: unknown) => void) | undefined;
   /** Called when a lifecycle hook throws (accounting continues regardless). */
@@ -63,8 +69,6 @@ function defaultConfig(registry: PluginRegistry, pool: EndpointPool, clock: Cloc
 }
 
 const encoder = new TextEncoder();
-/** Placeholder label values while metrics are off (avoids a per-request array). */
-const NO_LABELS: [string, string, string, string] = ['', '', '', ''];
 
 /**
  * The scheduling brain a gateway holds per pool. `pick` classifies a parsed request (model
@@ -115,7 +119,8 @@ export class EndpointPicker implements RequestScheduler {
     const handler = config.profileHandler as Partial<{ decisionType(r: unknown): string }>;
     this.#disagg = typeof handler.decisionType === 'function' ? (handler as { decisionType(r: unknown): string }) : undefined;
     if (options.metrics !== undefined) {
-      const ready = options.metrics.readyEndpoints;
+      const gauge = options.metrics.readyEndpoints;
+      const ready: { set(v: number): void } = options.poolName === undefined ? gauge : gauge.labels(options.poolName);
       const update = (): void => {
         ready.set(this.pool.size);
       };
@@ -138,13 +143,13 @@ export class EndpointPicker implements RequestScheduler {
     const clock = this.#clock;
     const receivedAt = clock.now();
     const metrics = this.metrics;
-    let labels = NO_LABELS;
+    let series: RequestSeries | undefined;
     let grant: AdmissionGrant | undefined;
     try {
       const sreq = classifyRequest(request, options, { objectives: this.#objectives, rewrites: this.#rewrites, random: this.#random }, receivedAt);
       if (metrics !== undefined) {
-        labels = [request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority)];
-        metrics.requestTotal.labels(...labels).inc();
+        series = metrics.requestSeries(request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority));
+        series.total.inc();
       }
 
       grant = await this.admission.admit(sreq, options.signal === undefined ? undefined : { signal: options.signal });
@@ -188,13 +193,13 @@ export class EndpointPicker implements RequestScheduler {
       const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);
       return new PickDecision(
         { request: sreq, targets, result, headers, responseHeaders: sreq.attributes.get(Attributes.responseHeaders) ?? {}, body, trace: trace?.trace, tokens },
-        { pool: this.pool, clock, grant, lifecycle: scheduler.lifecycle, metrics, labels, onHookError: this.#onHookError },
+        { pool: this.pool, clock, grant, lifecycle: scheduler.lifecycle, metrics, series, onHookError: this.#onHookError },
       );
     } catch (error) {
       grant?.release(isSwitchyardError(error) && error.code === 'REJECTED_CONTEXT_CANCELLED' ? { kind: 'cancelled' } : { kind: 'error', error });
       if (metrics !== undefined) {
-        if (labels === NO_LABELS) labels = [request.model, request.model, '', ''];
-        metrics.requestErrorTotal.labels(...labels, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
+        const [model, target, fairness, priority] = series?.labels ?? [request.model, request.model, '', ''];
+        metrics.requestErrorTotal.labels(model, target, fairness, priority, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
       }
       throw error;
     }

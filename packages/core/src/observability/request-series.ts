@@ -1,0 +1,50 @@
+import type { FastCounterChild, FastGaugeChild, FastHistogramChild } from './fast-metrics.js';
+
+/**
+ * The per-request series of one label combination (model, target model, fairness id,
+ * priority), resolved together so a request pays one Map lookup for all of them.
+ * @public
+ */
+export interface RequestSeries {
+  /** Label values, in `RequestLabel` order (model_name, target_model_name, fairness_id, priority). */
+  readonly labels: readonly [string, string, string, string];
+  /** `request_total`. */
+  readonly total: FastCounterChild;
+  /** `request_running`. */
+  readonly running: FastGaugeChild;
+  /** `request_duration_seconds`. */
+  readonly duration: FastHistogramChild;
+  /** `request_input_tokens`. */
+  readonly inputTokens: FastHistogramChild;
+  /** `request_output_tokens`. */
+  readonly outputTokens: FastHistogramChild;
+}
+
+/**
+ * A Map of {@link RequestSeries} by joined label values, bounded: past `max` entries it is
+ * cleared (the metrics' own series survive; only this lookup cache restarts), so hostile label
+ * values cannot grow it without limit. The metrics themselves cap their series separately.
+ * @internal
+ */
+export class RequestSeriesCache {
+  readonly #max: number;
+  readonly #map = new Map<string, RequestSeries>();
+  readonly #create: (labels: readonly [string, string, string, string], key: string) => RequestSeries;
+
+  constructor(max: number, create: (labels: readonly [string, string, string, string], key: string) => RequestSeries) {
+    this.#max = max;
+    this.#create = create;
+  }
+
+  /** The series of these label values (created on first use). */
+  get(model: string, target: string, fairness: string, priority: string): RequestSeries {
+    const key = `${model}\u0000${target}\u0000${fairness}\u0000${priority}`;
+    let s = this.#map.get(key);
+    if (s === undefined) {
+      if (this.#map.size >= this.#max) this.#map.clear();
+      s = this.#create([model, target, fairness, priority], key);
+      this.#map.set(key, s);
+    }
+    return s;
+  }
+}
