@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { bench, describe } from 'vitest';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import {
   EndpointPicker,
   EndpointPool,
@@ -20,6 +21,7 @@ import {
   maxScorePickerPlugin,
   parseRequest,
   queueScorerPlugin,
+  SchedulerMetrics,
   type Decision,
   type InferenceRequest,
   type Picker,
@@ -57,7 +59,7 @@ const ctxFor = (pool: EndpointPool, clock: ManualClock) => ({ name: '', clock, p
 const make = <P>(def: PluginDefinition<P>, pool: EndpointPool, clock: ManualClock, name = def.type) => def.create(def.parameters.parse({}), { ...ctxFor(pool, clock), name });
 
 /** The issue's profile: queue 2, kv-cache 2, lora 1, max-score. */
-function defaultPicker(n: number): RequestScheduler {
+function defaultPicker(n: number, metrics?: SchedulerMetrics): RequestScheduler {
   const clock = new ManualClock();
   const pool = makePool(n, clock);
   const config = createSchedulerConfig({
@@ -74,7 +76,7 @@ function defaultPicker(n: number): RequestScheduler {
     pool,
     clock,
   });
-  return new EndpointPicker({ pool, config, clock, random: Math.random });
+  return new EndpointPicker({ pool, config, clock, random: Math.random, metrics, poolName: metrics === undefined ? undefined : 'bench' });
 }
 
 /** The same façade with no scorers and a round-robin picker: framework overhead only. */
@@ -159,6 +161,7 @@ for (const n of [8, 64, 512]) {
     ['plain round-robin `RequestScheduler` (baseline)', plainRoundRobin(n)],
     ['EndpointPicker, round-robin picker, no scorers', roundRobinEndpointPicker(n)],
     ['EndpointPicker, queue 2 + kv 2 + lora 1, max-score', defaultPicker(n)],
+    ['same, metrics ON (`SchedulerMetrics`, plugin timing every 32nd cycle)', defaultPicker(n, new SchedulerMetrics({ pluginSampleEvery: 32 }))],
   ];
   for (const [name, s] of cases) {
     const r = name.startsWith('plain') ? base : await measure(s, samples);
@@ -167,7 +170,45 @@ for (const n of [8, 64, 512]) {
 }
 console.log(rows.join('\n'));
 
+/*
+ * The recording mechanism alone, in the same run: what one request records (request total,
+ * running inc + dec, duration, input and output tokens, all with the 4 request labels) through
+ * prom-client's bound children versus SchedulerMetrics' series.
+ */
+const promRegistry = new Registry();
+const requestLabels = ['model_name', 'target_model_name', 'fairness_id', 'priority'];
+const promTotal = new Counter({ name: 'p_total', help: 'p.', labelNames: requestLabels, registers: [promRegistry] });
+const promRunning = new Gauge({ name: 'p_running', help: 'p.', labelNames: requestLabels, registers: [promRegistry] });
+const promDuration = new Histogram({ name: 'p_duration', help: 'p.', labelNames: requestLabels, buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600], registers: [promRegistry] });
+const promIn = new Histogram({ name: 'p_in', help: 'p.', labelNames: requestLabels, buckets: [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384], registers: [promRegistry] });
+const promOut = new Histogram({ name: 'p_out', help: 'p.', labelNames: requestLabels, buckets: [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384], registers: [promRegistry] });
+const labelValues = ['lora-a', 'lora-a', 'tenant-1', '0'] as const;
+const bound = { total: promTotal.labels(...labelValues), running: promRunning.labels(...labelValues), duration: promDuration.labels(...labelValues), input: promIn.labels(...labelValues), output: promOut.labels(...labelValues) };
+const fastMetrics = new SchedulerMetrics();
+const recordProm = (): void => {
+  bound.total.inc();
+  bound.running.inc();
+  bound.running.dec();
+  bound.duration.observe(0.42);
+  bound.input.observe(300);
+  bound.output.observe(120);
+};
+const recordFast = (): void => {
+  const s = fastMetrics.requestSeries(labelValues[0], labelValues[1], labelValues[2], labelValues[3]);
+  s.total.inc();
+  s.running.inc();
+  s.running.dec();
+  s.duration.observe(0.42);
+  s.inputTokens.observe(300);
+  s.outputTokens.observe(120);
+};
+describe('one request\'s metric recordings (4 labels)', () => {
+  bench('prom-client bound children', recordProm, { time: 500 });
+  bench('SchedulerMetrics series', recordFast, { time: 500 });
+});
+
 const s64 = defaultPicker(64);
+const s64m = defaultPicker(64, new SchedulerMetrics({ pluginSampleEvery: 32 }));
 const rr64 = plainRoundRobin(64);
 describe('pick() over 64 endpoints', () => {
   bench('plain round-robin RequestScheduler', async () => {
@@ -175,5 +216,8 @@ describe('pick() over 64 endpoints', () => {
   }, { time: 1000 });
   bench('EndpointPicker: queue 2 + kv 2 + lora 1, max-score', async () => {
     await one(s64);
+  }, { time: 1000 });
+  bench('same, metrics ON', async () => {
+    await one(s64m);
   }, { time: 1000 });
 });
