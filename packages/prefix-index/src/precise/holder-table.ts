@@ -66,6 +66,14 @@ export class HolderTable {
     if (v === 0 && this.#empty(e)) this.#remove(e);
   }
 
+  /** Zeroes one tier's count of (key, slot), freeing the entry when nothing else holds it. */
+  clearTier(key: number, slot: number, tier: number): void {
+    const e = this.find(key, slot);
+    if (e === NONE) return;
+    this.counts[e * this.tiers + tier] = 0;
+    if (this.#empty(e)) this.#remove(e);
+  }
+
   /** Removes every entry owned by `slot` (a full scan: only on endpoint removal and resets). */
   removeOwner(slot: number): void {
     for (let e = 0; e < this.#used; e++) if (this.owner[e] === slot) this.#remove(e);

@@ -160,6 +160,28 @@ describe('PreciseKvIndex', () => {
     expect(index.size).toBe(0);
   });
 
+  it('ends a speculation when the engine confirms it, so a later removal is not masked', () => {
+    const clock = new ManualClock();
+    const { index } = makeIndex({ clock, speculativeTtlMs: 60_000 });
+    const engine = new FakeEngine(4);
+    const tokens = seq(12);
+    index.add('a', index.keysFor([tokens], 'm'));
+    index.add('b', index.keysFor([tokens], 'm'));
+    expect(cachedOf(index, tokens, 'a')).toBe(3);
+    // 'a' schedules the request and stores its blocks, then evicts the last one.
+    index.ingest('a', batch(engine.stored(tokens, 0, 3)));
+    index.ingest('a', batch(engine.removed(tokens, [2])));
+    clock.advance(1000);
+    expect(cachedOf(index, tokens, 'a')).toBe(2);
+    // 'b' never confirmed: its speculation lasts until the TTL.
+    expect(cachedOf(index, tokens, 'b')).toBe(3);
+    clock.advance(59_000);
+    expect(cachedOf(index, tokens, 'b')).toBe(0);
+    expect(cachedOf(index, tokens, 'a')).toBe(2);
+    index.ingest('a', batch(engine.removed(tokens, [0, 1])));
+    expect(index.size).toBe(0);
+  });
+
   it('removeEndpoint drops everything of the endpoint', () => {
     const { index } = makeIndex();
     const engine = new FakeEngine(4);

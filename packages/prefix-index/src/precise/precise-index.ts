@@ -7,7 +7,7 @@ import type { BlockRemovedEvent, BlockStoredEvent, KvEventBatch } from '../kv-ev
 import { EndpointSlots } from '../table/endpoint-slots.js';
 import { HandleStore } from './handle-store.js';
 import { HolderTable } from './holder-table.js';
-import { SpeculativeRing } from './speculative-ring.js';
+import { Speculations } from './speculative-ring.js';
 import { DEFAULT_TIER_WEIGHTS, TierTable } from './tiers.js';
 import type { KvBatchSource, KvIngestProblem, PreciseKvIndexOptions } from './types.js';
 import { isFullAttention, RootKeyCache, saltOf } from './event-rules.js';
@@ -37,12 +37,11 @@ export class PreciseKvIndex implements PrefixIndex {
   readonly #slots = new EndpointSlots();
   readonly #states = new Map<string, EndpointState>();
   readonly #gens: number[] = [];
-  readonly #ring = new SpeculativeRing();
+  readonly #spec: Speculations;
   readonly #matcher = new LongestPrefixMatcher();
   readonly #options: PreciseKvIndexOptions;
   readonly #clock: Clock;
   readonly #maxBlocks: number;
-  readonly #ttl: number;
   #keyScratch = new Float64Array(8);
   readonly #roots: RootKeyCache;
   readonly #blockWords: Uint32Array;
@@ -58,9 +57,9 @@ export class PreciseKvIndex implements PrefixIndex {
     if (!(this.blockSizeTokens >= 1)) throw new RangeError(`blockSizeTokens must be ≥ 1, got ${this.blockSizeTokens}`);
     this.#tiers = new TierTable(options.tierWeights ?? DEFAULT_TIER_WEIGHTS, options.otherTierWeight ?? 0.8, options.speculativeWeight ?? 1);
     this.#holders = new HolderTable(this.#tiers.size);
+    this.#spec = new Speculations(this.#holders, this.#tiers.speculativeSlot, options.speculativeTtlMs ?? 2000, this.#gens);
     this.#clock = options.clock ?? systemClock;
     this.#maxBlocks = options.maxBlocksPerEndpoint ?? 2_000_000;
-    this.#ttl = options.speculativeTtlMs ?? 2000;
     this.#blockWords = new Uint32Array(this.blockSizeTokens);
     this.#blockBytes = tokensToBytes(this.#blockWords);
   }
@@ -124,24 +123,22 @@ export class PreciseKvIndex implements PrefixIndex {
     }
   }
 
-  /** Records `keys` for an endpoint speculatively (they expire unless the engine confirms them). */
+  /**
+   * Records `keys` for an endpoint speculatively: each counts as held until the engine confirms
+   * it with a BlockStored (then the engine's events alone decide) or the TTL expires, so a TTL
+   * long enough to cover engine queueing never outlives the engine's removals. (An expiry of a
+   * confirmed speculation may cut a newer one of the same key short: never a phantom block.)
+   */
   add(endpointId: string, keys: BlockKeys): void {
     const now = this.#clock.now();
-    this.#expire(now);
-    const state = this.#state(endpointId);
-    const gen = this.#gens[state.slot] ?? 0;
-    const tier = this.#tiers.speculativeSlot;
-    for (const chain of keys.chains) {
-      for (const key of chain) {
-        this.#holders.adjust(key, state.slot, tier, 1);
-        this.#ring.push(key, state.slot, gen, now + this.#ttl);
-      }
-    }
+    this.#spec.expire(now);
+    const slot = this.#state(endpointId).slot;
+    for (const chain of keys.chains) for (const key of chain) this.#spec.add(key, slot, now);
   }
 
   /** Longest-prefix match per endpoint, tier-weighted; see the class description. */
   match(keys: BlockKeys, endpointIds?: readonly string[]): PrefixMatchResult {
-    if (this.#ring.size > 0) this.#expire(this.#clock.now());
+    if (this.#spec.active) this.#spec.expire(this.#clock.now());
     this.#lookups += keys.totalBlocks;
     return this.#matcher.match(this.#holders, this.#tiers.weights, this.#slots, keys, endpointIds);
   }
@@ -219,6 +216,7 @@ export class PreciseKvIndex implements PrefixIndex {
     const tier = this.#tiers.slotOf(event.medium);
     const holders = this.#holders;
     const slot = state.slot;
+    const speculating = this.#spec.active;
     const perBlock = Math.ceil(E / B) + 1;
     if (this.#keyScratch.length < perBlock) this.#keyScratch = new Float64Array(perBlock);
     const keys = this.#keyScratch;
@@ -250,6 +248,8 @@ export class PreciseKvIndex implements PrefixIndex {
       if (handles.addRef(r, tier, 1) === 1) {
         const owned = handles.keyCount(r);
         for (let k = 0; k < owned; k++) holders.adjust(handles.keyAt(r, k), slot, tier, 1);
+        // Confirmed: a later BlockRemoved must not be masked by a speculation still alive.
+        if (speculating) for (let k = 0; k < owned; k++) this.#spec.confirm(handles.keyAt(r, k), slot);
       }
     }
     if (handles.size > this.#maxBlocks) {
@@ -285,13 +285,6 @@ export class PreciseKvIndex implements PrefixIndex {
       }
     }
     if (unknown > 0) this.#problem('unknown-block', endpointId, `${unknown} removed blocks were not held on ${event.medium}`);
-  }
-
-  #expire(now: number): void {
-    const tier = this.#tiers.speculativeSlot;
-    this.#ring.expire(now, 1_000_000, (key, slot, gen) => {
-      if ((this.#gens[slot] ?? 0) === gen) this.#holders.adjust(key, slot, tier, -1);
-    });
   }
 
   #problem(cause: KvIngestProblem, endpointId: string, detail: string): void {

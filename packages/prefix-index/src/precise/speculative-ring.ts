@@ -1,3 +1,5 @@
+import type { HolderTable } from './holder-table.js';
+
 /**
  * FIFO of speculative entries (key, endpoint slot, slot generation, expiry), as a growable ring
  * buffer: entries expire in insertion order because the TTL is constant.
@@ -58,5 +60,50 @@ export class SpeculativeRing {
     this.#gens = gens;
     this.#expires = expires;
     this.#head = 0;
+  }
+}
+
+/**
+ * Speculative entries of a precise index: keys a pick predicts an endpoint will hold, counted in
+ * the holder table's speculative tier until the engine confirms them with a BlockStored or their
+ * TTL expires. Entries of an endpoint cleared since (older generation) expire without effect.
+ * @internal
+ */
+export class Speculations {
+  readonly #ring = new SpeculativeRing();
+  readonly #holders: HolderTable;
+  readonly #tier: number;
+  readonly #ttl: number;
+  readonly #gens: readonly number[];
+
+  constructor(holders: HolderTable, tier: number, ttlMs: number, gens: readonly number[]) {
+    this.#holders = holders;
+    this.#tier = tier;
+    this.#ttl = ttlMs;
+    this.#gens = gens;
+  }
+
+  /** Whether any speculation is live. */
+  get active(): boolean {
+    return this.#ring.size > 0;
+  }
+
+  /** Counts `key` as held by `slot` until `now + ttl` (or confirmation). */
+  add(key: number, slot: number, now: number): void {
+    this.#holders.adjust(key, slot, this.#tier, 1);
+    this.#ring.push(key, slot, this.#gens[slot] ?? 0, now + this.#ttl);
+  }
+
+  /** The engine confirmed `key` on `slot`: its events alone decide from now on. */
+  confirm(key: number, slot: number): void {
+    this.#holders.clearTier(key, slot, this.#tier);
+  }
+
+  /** Drops speculations whose TTL ended by `now`. */
+  expire(now: number): void {
+    if (this.#ring.size === 0) return;
+    this.#ring.expire(now, 1_000_000, (key, slot, gen) => {
+      if ((this.#gens[slot] ?? 0) === gen) this.#holders.adjust(key, slot, this.#tier, -1);
+    });
   }
 }
