@@ -57,9 +57,14 @@ export interface FastMetricValues {
   readonly aggregator: 'sum';
 }
 
-/** One series: its exposed labels and its recording child. */
-interface Series<TChild> {
+/**
+ * One series of a fast metric: its exposed labels and its recording child.
+ * @public
+ */
+export interface FastMetricSeries<TChild> {
+  /** Label names to values, as exposed. */
   readonly labels: Record<string, string>;
+  /** The recording child. */
   readonly child: TChild;
 }
 
@@ -81,7 +86,7 @@ export abstract class FastMetric<TLabel extends string, TChild> {
   /** Series cap (see {@link FastMetricOptions.maxSeries}). */
   readonly maxSeries: number;
   /** The series, keyed by their joined label values. */
-  protected readonly series = new Map<string, Series<TChild>>();
+  protected readonly series = new Map<string, FastMetricSeries<TChild>>();
   #unlabelled: TChild | undefined;
 
   constructor(o: FastMetricOptions<TLabel>) {
