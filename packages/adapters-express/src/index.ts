@@ -90,5 +90,4 @@ export type {
 } from './config/index.js';
 export { parseGatewayArgs, GATEWAY_USAGE, runGatewayCli } from './cli/index.js';
 export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult } from './cli/index.js';
-export { mergeExpositions, FastCounter, FastGauge, FastHistogram, FastCounterChild, FastGaugeChild, FastHistogramChild } from './metrics/index.js';
-export type { FastMetricOptions, FastMetricSample, FastMetricValues } from './metrics/index.js';
+export { mergeExpositions } from './metrics/index.js';

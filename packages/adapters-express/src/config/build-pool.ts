@@ -99,7 +99,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     fcRegistry = new Registry();
     admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
   }
-  const picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics });
+  const picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics, poolName: spec.name });
   const scraper = ctx.scrape ? new MetricsScraper({ pool: source, clock, intervalMs: section.metrics.scrapeIntervalMs, timeoutMs: section.metrics.scrapeTimeoutMs }) : undefined;
   scraper?.start();
   return {

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { FastCounter, FastGauge, FastHistogram } from '../metrics/fast-metrics.js';
+import { FastCounter, FastGauge, FastHistogram } from '@switchyard/core';
 
 /**
  * Route label of `switchyard_gateway_requests_total`.

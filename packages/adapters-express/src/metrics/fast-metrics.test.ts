@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Histogram, Registry } from 'prom-client';
-import { FastCounter, FastGauge, FastHistogram } from '@switchyard/express';
+import { FastCounter, FastGauge, FastHistogram } from '@switchyard/core';
 
 describe('fast metrics', () => {
   it('render exactly like prom-client histograms for the same observations', async () => {
