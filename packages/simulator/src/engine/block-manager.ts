@@ -1,6 +1,6 @@
 import type { BlockRemovedEvent, KvEvent } from './kv-events.js';
 import { CpuTier } from './cpu-tier.js';
-import { BlockHashTable } from '../util/hash-table.js';
+import { CachedBlocks } from './cached-blocks.js';
 
 /**
  * What the block manager needs from a request holding blocks.
@@ -23,7 +23,8 @@ export interface KvBlockOwner {
 
 /**
  * Paged KV cache of one engine, as vLLM v1's block pool: a fixed array of blocks with reference
- * counts; full blocks are registered under their chained hash; a freed block keeps its hash and
+ * counts; full blocks are registered under their chained hash (duplicates too, as vLLM does, so
+ * block tables stay append-only); a freed block keeps its hash and
  * goes to the tail of an LRU free list, so it is still a prefix hit until the allocator takes it
  * from the head (that eviction is the only thing that emits `BlockRemoved`). Typed arrays and an
  * intrusive doubly-linked list keep every operation O(1) per block.
@@ -42,7 +43,7 @@ export class BlockManager {
   #head = -1;
   #tail = -1;
   #numFree = 0;
-  readonly #cached: BlockHashTable;
+  readonly #cached: CachedBlocks;
   readonly #cpu: CpuTier | undefined;
   #events: KvEvent[] | undefined;
   #removed: BlockRemovedEvent | undefined;
@@ -61,7 +62,7 @@ export class BlockManager {
     this.#prev = new Int32Array(numBlocks);
     this.#next = new Int32Array(numBlocks);
     this.#inFree = new Uint8Array(numBlocks);
-    this.#cached = new BlockHashTable(numBlocks);
+    this.#cached = new CachedBlocks(numBlocks);
     this.#cpu = numCpuBlocks > 0 ? new CpuTier(numCpuBlocks) : undefined;
     for (let b = 0; b < numBlocks; b++) this.#append(b);
   }
@@ -81,7 +82,7 @@ export class BlockManager {
     return this.numBlocks - this.#numFree;
   }
 
-  /** Blocks registered in the prefix cache (in use or free). */
+  /** Blocks registered in the prefix cache (in use or free; duplicate copies count). */
   get numCached(): number {
     return this.#cached.size;
   }
@@ -111,10 +112,15 @@ export class BlockManager {
     return this.#inFree[block] === 1;
   }
 
-  /** Block holding `hash` in the GPU cache, if any. */
+  /** A block holding `hash` in the GPU cache, if any. */
   lookup(hash: number): number | undefined {
     const b = this.#cached.get(hash);
     return b < 0 ? undefined : b;
+  }
+
+  /** Every block registered under `hash` (duplicates included). */
+  copiesOf(hash: number): number[] {
+    return this.#cached.copies(hash);
   }
 
   /** Free-list order, head (next to evict) first. */
@@ -181,25 +187,22 @@ export class BlockManager {
 
   /**
    * Registers the sequence's full blocks `[numCommitted, upTo)` in the prefix cache and records one
-   * `BlockStored` for them. A hash already cached in another block is not registered twice.
+   * `BlockStored` for them. A block whose hash another block already holds is registered as a
+   * duplicate, as vLLM does: every stored block is later evicted with its own `BlockRemoved`.
    */
   commit(seq: KvBlockOwner, upTo: number): void {
     const from = seq.numCommitted;
     if (upTo <= from) return;
-    const events = this.#events;
-    const hashes: number[] | undefined = events === undefined ? undefined : [];
     for (let b = from; b < upTo; b++) {
-      const h = seq.hashes[b] ?? 0;
       const block = seq.blockTable[b] ?? -1;
-      if (this.#cached.has(h) || block < 0) continue;
+      if (block < 0) continue;
+      const h = seq.hashes[b] ?? 0;
       this.#hash[block] = h;
-      this.#cached.set(h, block);
-      hashes?.push(h);
+      this.#cached.add(h, block);
     }
     seq.numCommitted = upTo;
-    if (events !== undefined && hashes !== undefined && hashes.length > 0) {
-      // Registered blocks are consecutive unless a duplicate was skipped; report the whole range
-      // (its tokens and parent), which is what a consumer re-keying from token ids needs.
+    const events = this.#events;
+    if (events !== undefined) {
       const bs = this.blockSize;
       const tokenIds: number[] = new Array<number>((upTo - from) * bs);
       seq.copyTokens(from * bs, tokenIds.length, tokenIds);
@@ -242,7 +245,7 @@ export class BlockManager {
     const h = this.#hash[block] ?? 0;
     if (h !== 0) {
       this.#hash[block] = 0;
-      if (this.#cached.get(h) === block) this.#cached.delete(h);
+      this.#cached.remove(h, block);
       this.#evictions++;
       this.#cpu?.touch(h);
       if (this.#events !== undefined) {

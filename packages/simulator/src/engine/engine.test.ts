@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@switchyard/core';
-import { EngineModel, PROFILE_8B_H100, fillSyntheticTokens, type EngineRequestResult, type KvEventBatch } from '@switchyard/simulator';
+import { EngineModel, PROFILE_8B_H100, fillSyntheticTokens, renderMetrics, type EngineRequestResult, type KvEventBatch } from '@switchyard/simulator';
 
 const synth = (seed: number, n: number, offset = 0): Uint32Array => {
   const out = new Uint32Array(n);
@@ -136,6 +136,31 @@ describe('EngineModel preemption and limits', () => {
     const snap = engine.snapshot();
     expect(snap.running).toBe(2);
     expect(snap.waiting).toBe(3);
+  });
+
+  it('publishes its gauges per step: an arrival during a step is not waiting until a pass leaves it waiting', () => {
+    const clock = new ManualClock();
+    const engine = new EngineModel({ clock, profile: 'tiny', overrides: { maxNumSeqs: 2, cost: { jitter: 0 } } });
+    engine.submit({ id: 'a', promptTokens: synth(40, 1500), maxOutputTokens: 50 });
+    clock.advance(1);
+    // 'a' is in its prefill step; 'b' arrives meanwhile: the scheduler has not seen it yet.
+    engine.submit({ id: 'b', promptTokens: synth(41, 100), maxOutputTokens: 50 });
+    expect(engine.snapshot().waiting).toBe(1);
+    expect(engine.metricsSnapshot().waiting).toBe(0);
+    const text = renderMetrics(engine);
+    expect(text).toContain('vllm:num_requests_waiting{engine="0",model_name="sim-tiny"} 0.0');
+    // The next step admits 'b'; a third request beyond max_num_seqs is left waiting by a pass.
+    engine.submit({ id: 'c', promptTokens: synth(42, 100), maxOutputTokens: 50 });
+    clock.advance(200);
+    expect(engine.snapshot()).toMatchObject({ running: 2, waiting: 1 });
+    expect(engine.metricsSnapshot()).toMatchObject({ running: 2, waiting: 1 });
+    expect(engine.metricsSnapshot().kvCacheUsage).toBeCloseTo(engine.snapshot().kvCacheUsage, 12);
+    engine.abort('a');
+    engine.abort('b');
+    engine.abort('c');
+    // Aborts are seen when the step in flight ends.
+    clock.advance(100);
+    expect(engine.metricsSnapshot()).toMatchObject({ running: 0, waiting: 0, usedBlocks: 0 });
   });
 
   it('rejects requests that can never fit, naming the field', () => {

@@ -7,6 +7,7 @@ import { stepTimeMs } from './cost-model.js';
 import { EngineStats } from './engine-stats.js';
 import type { KvEvent, KvEventBatch } from './kv-events.js';
 import { LoraManager } from './lora-manager.js';
+import { PublishedStats, type EngineSnapshot } from './published-stats.js';
 import { BatchScheduler, StepPlan } from './scheduler-step.js';
 import { Sequence, type EngineRequestView } from './sequence.js';
 import type { EngineConfig, EngineRequestCallbacks, EngineRequestResult, EngineRequestSpec, FinishReason } from './types.js';
@@ -33,29 +34,6 @@ export interface EngineEvents {
   kvEvents: [batch: KvEventBatch];
   /** A request ended. */
   finished: [result: EngineRequestResult];
-}
-
-/**
- * Point-in-time state of an engine, what a metrics scrape would see.
- * @public
- */
-export interface EngineSnapshot {
-  /** Clock time of the snapshot (ms). */
-  readonly at: number;
-  /** Requests running (vLLM `num_requests_running`). */
-  readonly running: number;
-  /** Requests waiting (vLLM `num_requests_waiting`). */
-  readonly waiting: number;
-  /** Fraction of GPU blocks in use (vLLM `kv_cache_usage_perc`). */
-  readonly kvCacheUsage: number;
-  /** GPU blocks in use. */
-  readonly usedBlocks: number;
-  /** GPU blocks holding a cached hash. */
-  readonly cachedBlocks: number;
-  /** Adapters with running requests. */
-  readonly runningAdapters: readonly string[];
-  /** Adapters with waiting requests. */
-  readonly waitingAdapters: readonly string[];
 }
 
 /**
@@ -87,6 +65,7 @@ export class EngineModel extends EventEmitter<EngineEvents> {
   readonly #lora: LoraManager;
   readonly #sched: BatchScheduler;
   readonly #plan = new StepPlan();
+  readonly #published: PublishedStats;
   readonly #live = new Map<string, Sequence>();
   readonly #rank: number | null;
   readonly #timestamp: () => number;
@@ -108,6 +87,7 @@ export class EngineModel extends EventEmitter<EngineEvents> {
       token: (seq, tokenId, index) => seq.callbacks?.onToken?.(tokenId, index),
       finish: (seq, reason, now) => { this.#finish(seq, reason, now); },
     });
+    this.#published = new PublishedStats(this.#sched, this.blocks, this.#lora, this.config.loraAdapters.length > 0);
   }
 
   /** The clock driving this engine. */
@@ -147,15 +127,23 @@ export class EngineModel extends EventEmitter<EngineEvents> {
     if (seq === undefined) return false;
     this.#sched.abort(seq);
     this.#finish(seq, 'abort', this.#clock.now());
+    // vLLM refreshes its gauges when the next step ends; with nothing left to run there is none.
+    if (this.#live.size === 0 && this.#stepTimer === undefined) this.#published.publishLive(this.#clock.now());
     this.#kick();
     return true;
   }
 
-  /** Drops every cached prefix (vLLM `reset_prefix_cache`), emitting `AllBlocksCleared`. */
-  resetPrefixCache(): void {
+  /**
+   * Drops every cached prefix (vLLM `reset_prefix_cache`), emitting `AllBlocksCleared`. Like vLLM,
+   * refuses (returns false, changing nothing) while requests hold blocks: their next blocks would
+   * chain to hashes nobody holds any more.
+   */
+  resetPrefixCache(): boolean {
+    if (this.blocks.numUsed > 0) return false;
     this.#recordEvents();
     this.blocks.reset();
     this.#flushEvents();
+    return true;
   }
 
   /** Live requests (waiting or running). */
@@ -188,7 +176,10 @@ export class EngineModel extends EventEmitter<EngineEvents> {
     return this.#lora.loadedAdapters();
   }
 
-  /** Current state, as a scrape would see it. */
+  /**
+   * Current state as it really is right now (what an all-seeing observer, such as the oracle
+   * policy, reads). A metrics scrape sees {@link EngineModel.metricsSnapshot} instead.
+   */
   snapshot(): EngineSnapshot {
     return {
       at: this.#clock.now(),
@@ -200,6 +191,14 @@ export class EngineModel extends EventEmitter<EngineEvents> {
       runningAdapters: this.#lora.runningAdapters(),
       waitingAdapters: this.#lora.waitingAdapters(),
     };
+  }
+  /**
+   * State as the engine's `/metrics` page shows it: vLLM publishes its scheduler gauges at the end
+   * of each step, so requests that arrived during the current step are not counted as waiting
+   * yet, and running/usage are as of the last step's end.
+   */
+  metricsSnapshot(): EngineSnapshot {
+    return this.#published.snapshot();
   }
 
   /** Whether the engine has nothing to do. */
@@ -232,14 +231,19 @@ export class EngineModel extends EventEmitter<EngineEvents> {
     plan.reset();
     this.#recordEvents();
     this.#sched.schedule(plan, this.#clock.now());
+    this.#published.scheduled();
     this.#flushEvents();
-    if (plan.length === 0) return;
+    if (plan.length === 0) {
+      this.#published.publish(this.#clock.now());
+      return;
+    }
     const ms = stepTimeMs(this.config.cost, plan.shape, this.#rng);
     this.stats.steps++;
     this.stats.busyMs += ms;
     this.#stepTimer = this.#clock.setTimeout(() => {
       this.#stepTimer = undefined;
       this.#sched.complete(plan, this.#clock.now());
+      this.#published.publish(this.#clock.now());
       this.#step();
     }, ms);
   }

@@ -1,5 +1,6 @@
 export { EngineModel } from './engine.js';
-export type { EngineOptions, EngineEvents, EngineSnapshot } from './engine.js';
+export type { EngineOptions, EngineEvents } from './engine.js';
+export type { EngineSnapshot } from './published-stats.js';
 export { resolveEngineConfig } from './config.js';
 export type { EngineConfigInput } from './config.js';
 export { ENGINE_PROFILES, PROFILE_8B_H100, PROFILE_32B_H100, PROFILE_TINY, getProfile } from './profiles.js';

@@ -67,7 +67,7 @@ export function renderMetrics(engine: EngineModel, options: RenderMetricsOptions
 function renderVllm(engine: EngineModel, unixSeconds: number): string {
   const c = engine.config;
   const s = engine.stats;
-  const snap = engine.snapshot();
+  const snap = engine.metricsSnapshot();
   const l = { engine: '0', model_name: c.modelName };
   const w = new Writer();
   w.gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', l, snap.running);
@@ -108,7 +108,7 @@ function renderVllm(engine: EngineModel, unixSeconds: number): string {
 function renderSglang(engine: EngineModel): string {
   const c = engine.config;
   const s = engine.stats;
-  const snap = engine.snapshot();
+  const snap = engine.metricsSnapshot();
   const l = { engine_type: 'unified', model_name: c.modelName, pp_rank: '0', tp_rank: '0' };
   const w = new Writer();
   w.gauge('sglang:num_running_reqs', 'The number of running requests.', l, snap.running);

@@ -3,12 +3,13 @@ import type { EngineModel } from '../engine/engine.js';
 import { renderMetrics } from '../engine/metrics-view.js';
 
 /**
- * What a scrape of `engine` yields, straight from its state: the same values the vLLM metrics
- * page would carry, without rendering and parsing it.
+ * What a scrape of `engine` yields, straight from its published state (gauges as of its last
+ * step, as vLLM publishes them): the same values the vLLM metrics page would carry, without
+ * rendering and parsing it.
  * @public
  */
 export function engineMetrics(engine: EngineModel, now: number): EndpointMetrics {
-  const s = engine.snapshot();
+  const s = engine.metricsSnapshot();
   const c = engine.config;
   return {
     waitingQueueSize: s.waiting,
