@@ -2,14 +2,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '@switchyard/core';
 import {
   buildReport,
   builtinPolicy,
   configPolicy,
+  createSimulatorRegistry,
+  pickerPolicy,
   multiTurnWorkload,
   runCli,
   runVirtualFleet,
   sharedPrefixWorkload,
+  type PolicyFactory,
   type PolicyRun,
   type VirtualFleetOptions,
   type Workload,
@@ -48,11 +52,33 @@ describe('runVirtualFleet', () => {
     expect(Math.max(...perPod) - Math.min(...perPod)).toBeLessThanOrEqual(1);
   });
 
-  it('models KV-event delay: a precise index that never hears from the engines cannot find prefixes', async () => {
+  it('models KV-event delay: a precise index is blind until events arrive, unless it speculates', async () => {
     const w = workload();
-    const timely = await runVirtualFleet(w, builtinPolicy('precise'), fleet);
-    const deaf = await runVirtualFleet(w, builtinPolicy('precise'), { ...fleet, kvEventDelayMs: 1e9 });
+    // llm-d's precise producer as configured by default: no speculative indexing.
+    const eventsOnly: PolicyFactory = async (ctx) => {
+      const config = loadConfig({
+        apiVersion: 'llm-d.ai/v1',
+        kind: 'EndpointPickerConfig',
+        plugins: [
+          { type: 'precise-prefix-cache-producer', parameters: { subscribe: false, modelName: ctx.modelName } },
+          { type: 'prefix-cache-scorer' },
+          { type: 'queue-scorer' },
+          { type: 'kv-cache-utilization-scorer' },
+        ],
+      }, { registry: await createSimulatorRegistry(), pool: ctx.pool, clock: ctx.clock });
+      return pickerPolicy('events-only', 'precise without speculation', ctx, config);
+    };
+    const timely = await runVirtualFleet(w, eventsOnly, fleet);
+    const late = await runVirtualFleet(w, eventsOnly, { ...fleet, kvEventDelayMs: 2000 });
+    const deaf = await runVirtualFleet(w, eventsOnly, { ...fleet, kvEventDelayMs: 1e9 });
+    expect(hit(timely)).toBeGreaterThan(hit(late) + 0.02);
     expect(hit(timely)).toBeGreaterThan(hit(deaf) + 0.15);
+    // The built-in precise policy records each pick until the engine confirms it, so late events
+    // cost it nothing against the approximate index, which learns at pick time.
+    const approx = await runVirtualFleet(w, builtinPolicy('default'), { ...fleet, kvEventDelayMs: 2000 });
+    const speculating = await runVirtualFleet(w, builtinPolicy('precise'), { ...fleet, kvEventDelayMs: 2000 });
+    expect(hit(speculating)).toBeGreaterThanOrEqual(hit(approx));
+    expect(hit(speculating)).toBeGreaterThan(hit(late) + 0.02);
   });
 
   it('gives the same results whether metrics go through the Prometheus text path or straight from state', async () => {

@@ -3,6 +3,7 @@ import {
   createDefaultRegistry,
   createSchedulerConfig,
   isPicker,
+  isScorer,
   loadConfig,
   type AdmissionController,
   type LoadedConfig,
@@ -10,6 +11,7 @@ import {
   type Plugin,
   type PluginRegistry,
   type SchedulerConfig,
+  type Scorer,
 } from '@switchyard/core';
 import { createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { registerPrefixIndexPlugins, type PreciseKvIndex } from '@switchyard/prefix-index';
@@ -18,7 +20,7 @@ import type { KvEventBatch } from '../engine/kv-events.js';
 import { priorityObjectives } from '../fleet/request.js';
 import type { PolicyContext, PolicyFactory, SimPolicy } from '../fleet/types.js';
 import { toPrefixIndexBatch } from './kv-bridge.js';
-import { ORACLE_PREFIX_SCORER, createOracleKvScorer, createOraclePrefixScorer, createOracleQueueScorer } from './oracle.js';
+import { ORACLE_PREFIX_SCORER, createOraclePrefixScorer } from './oracle.js';
 import { createRoundRobinPicker, roundRobinPickerPlugin } from './round-robin.js';
 
 /**
@@ -38,8 +40,8 @@ const DESCRIPTIONS: Record<BuiltinPolicyName, string> = {
   random: 'Uniformly random endpoint (core random-picker, no scorers).',
   'least-queue': 'Fewest requests in flight from this gateway (active-request-scorer + max-score-picker): join-shortest-queue.',
   default: "llm-d's default EndpointPickerConfig: queue-scorer 2, kv-cache-utilization-scorer 2, prefix-cache-scorer 3 on the approximate (routing-history) prefix index.",
-  precise: 'llm-d default weights with the precise prefix index fed by the engines\' KV events (push API, after the configured delay) instead of routing history.',
-  oracle: 'Cache-greedy on the engines\' true state: exact cached (or already queued) prefix weighted 10, current queue and KV usage 1 each; no staleness.',
+  precise: 'llm-d default weights with the precise prefix index fed by the engines\' KV events (push API, after the configured delay) instead of routing history; speculative indexing covers the gap between a pick and the engine\'s BlockStored (until confirmed, at most 30 s).',
+  oracle: 'Cache first on the engines\' true state: exact cached (or already queued) prefix weighted 10; ties broken by the same scraped queue and KV-usage scorers as the llm-d default (1 each), so it differs from the default only in what it knows about caches.',
 };
 
 /**
@@ -101,7 +103,13 @@ const preciseConfig = (modelName: string): object => ({
   apiVersion: 'llm-d.ai/v1',
   kind: 'EndpointPickerConfig',
   plugins: [
-    { type: 'precise-prefix-cache-producer', parameters: { subscribe: false, modelName } },
+    // Without speculative indexing the precise index is blind from the pick until the engine has
+    // scheduled the request and its BlockStored has arrived: a second request for a cold prefix
+    // in that window looks cold and lands elsewhere, duplicating the prefix. The approximate index
+    // learns at pick time, so it never has that gap. The engine's BlockStored ends a speculation,
+    // so the TTL only bounds unconfirmed ones; it must outlast engine queueing (waits reach ~20 s
+    // in overload), which llm-d's 2 s default does not.
+    { type: 'precise-prefix-cache-producer', parameters: { subscribe: false, modelName, speculativeIndexing: true, speculativeTtl: '30s' } },
     { type: 'prefix-cache-scorer' },
     { type: 'queue-scorer' },
     { type: 'kv-cache-utilization-scorer' },
@@ -131,10 +139,20 @@ export function builtinPolicy(name: string): PolicyFactory {
   return async (ctx) => {
     const registry = await createSimulatorRegistry();
     const opts = { registry, pool: ctx.pool, clock: ctx.clock };
-    const picker = (type: string): Picker => {
+    const plugin = (type: string): Plugin => {
       const d = registry.get(type);
       const p = d?.create(d.parameters.parse({}), { name: type, clock: ctx.clock, pool: ctx.pool, lookup: () => undefined });
-      if (p === undefined || !isPicker(p)) throw new SwitchyardError('CONFIG_INVALID', `policy ${n}: "${type}" is not a registered picker`);
+      if (p === undefined) throw new SwitchyardError('CONFIG_INVALID', `policy ${n}: "${type}" is not a registered plugin`);
+      return p;
+    };
+    const picker = (type: string): Picker => {
+      const p = plugin(type);
+      if (!isPicker(p)) throw new SwitchyardError('CONFIG_INVALID', `policy ${n}: "${type}" is not a picker`);
+      return p;
+    };
+    const scorer = (type: string): Scorer => {
+      const p = plugin(type);
+      if (!isScorer(p)) throw new SwitchyardError('CONFIG_INVALID', `policy ${n}: "${type}" is not a scorer`);
       return p;
     };
     switch (n) {
@@ -158,10 +176,14 @@ export function builtinPolicy(name: string): PolicyFactory {
           ...opts,
           profiles: [{
             scorers: [
-              // Cache first, load second: an upper bound on what prefix-aware routing can reuse.
+              // Cache first; load only among equal caches. The load scorers read the same scraped
+              // metrics as the real policies: with live load the oracle would place cold prefixes
+              // differently, which reshuffles LRU evictions (a cliff: a pod just over its working
+              // set loses every reuse) and moves the hit rate by ±1 point for reasons that have
+              // nothing to do with knowing the caches.
               { scorer: createOraclePrefixScorer(ctx.fleet, ctx.modelName, ORACLE_PREFIX_SCORER), weight: 10 },
-              { scorer: createOracleQueueScorer(ctx.fleet), weight: 1 },
-              { scorer: createOracleKvScorer(ctx.fleet), weight: 1 },
+              { scorer: scorer('queue-scorer'), weight: 1 },
+              { scorer: scorer('kv-cache-utilization-scorer'), weight: 1 },
             ],
           }],
         }));

@@ -62,7 +62,9 @@ function lowerIsBetter(out: Float64Array): void {
 }
 
 /**
- * Like `queue-scorer`, but on each engine's waiting queue as it is now (no scrape staleness).
+ * Like `queue-scorer`, but on each engine's waiting queue as it is now (no scrape staleness), for
+ * custom oracles. The built-in `oracle` policy breaks ties with the scraped `queue-scorer` instead,
+ * so that it differs from the policies it is compared with only in what it knows about caches.
  * @public
  */
 export function createOracleQueueScorer(fleet: FleetView, name: string = ORACLE_LOAD_SCORER): Scorer {
@@ -73,7 +75,8 @@ export function createOracleQueueScorer(fleet: FleetView, name: string = ORACLE_
 }
 
 /**
- * Like `kv-cache-utilization-scorer` (1 − usage), on each engine's usage as it is now.
+ * Like `kv-cache-utilization-scorer` (1 − usage), on each engine's usage as it is now (for custom
+ * oracles; see {@link createOracleQueueScorer}).
  * @public
  */
 export function createOracleKvScorer(fleet: FleetView, name: string = ORACLE_KV_SCORER): Scorer {

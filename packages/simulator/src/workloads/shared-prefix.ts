@@ -25,6 +25,14 @@ export interface SharedPrefixOptions {
   readonly durationMs?: number;
   /** Seed (default 1). */
   readonly seed?: number;
+  /**
+   * Repeat one random order in every round through the prompts, as inference-perf does (it
+   * shuffles its prompt list once and sends prompt `i mod n`). Default false: a fresh order per
+   * round, because a fixed cycle beats in lock-step with periodic pickers (round-robin sends a
+   * prompt to the same few pods every round when the cycle length and the pod count share
+   * factors) and makes every reuse distance exactly one round, an LRU cliff real traffic lacks.
+   */
+  readonly fixedOrder?: boolean;
 }
 
 const positive = (v: number, name: string): number => {
@@ -35,8 +43,11 @@ const positive = (v: number, name: string): number => {
 /**
  * Shared-prefix groups: `numGroups` system prompts, each followed by one of
  * `numPromptsPerGroup` questions. Requests arrive as a Poisson process and cycle through every
- * (group, question) pair in a fresh random order per round, so all prompts recur equally and a
- * prompt's second occurrence is a full-prefix hit wherever its first ran.
+ * (group, question) pair in a random order per round (or one order repeated, `fixedOrder`), so
+ * every prompt recurs once per round and a prompt's second occurrence is a full-prefix hit
+ * wherever its first ran. The defaults are SGLang's `generated-shared-prefix` shape;
+ * inference-perf's own defaults (10 × 10, 100 + 50 tokens, output 50) are too short to span a
+ * 64-token hash block.
  * @public
  */
 export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workload {
@@ -49,6 +60,7 @@ export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workloa
     rate: positive(options.rate ?? 10, 'rate'),
     durationMs: positive(options.durationMs ?? 60_000, 'durationMs'),
     seed: options.seed ?? 1,
+    fixedOrder: options.fixedOrder ?? false,
   };
   const rng = createRng(p.seed);
   const arrivals = poissonArrivals(rng.fork('arrivals'), p.rate, p.durationMs);
@@ -56,7 +68,7 @@ export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workloa
   const total = p.numGroups * p.numPromptsPerGroup;
   let order: number[] = [];
   const items: WorkloadItem[] = arrivals.map((arrivalMs, i) => {
-    if (i % total === 0) {
+    if (i === 0 || (!p.fixedOrder && i % total === 0)) {
       order = Array.from({ length: total }, (_, k) => k);
       for (let k = total - 1; k > 0; k--) {
         const j = pick.int(k + 1);

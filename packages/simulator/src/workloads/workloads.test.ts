@@ -63,6 +63,14 @@ describe('workload generators', () => {
     // The first 12 requests are one full round: every (group, question) once.
     const firstRound = new Set(w.items.slice(0, 12).map((x) => materializePrompt(x).join(',')));
     expect(firstRound.size).toBe(12);
+    // Each round draws a fresh order, unless fixedOrder repeats one (inference-perf's cycle).
+    const rounds = (x: Workload): string[][] => [0, 1, 2].map((r) => x.items.slice(12 * r, 12 * r + 12).map((it) => materializePrompt(it).join(',')));
+    const fresh = rounds(w);
+    expect(fresh[1]).not.toEqual(fresh[0]);
+    const fixed = rounds(sharedPrefixWorkload({ numGroups: 4, numPromptsPerGroup: 3, systemPromptLen: 200, questionLen: 40, rate: 20, durationMs: 30_000, seed: 3, fixedOrder: true }));
+    expect(fixed[0]).toEqual(fresh[0]);
+    expect(fixed[1]).toEqual(fixed[0]);
+    expect(fixed[2]).toEqual(fixed[0]);
   });
 
   it('agentic: median input ≈195K·scale, output ≈317·scale, ≈96% of requests reuse ≥90% of the previous input', () => {
