@@ -67,7 +67,7 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 /**
  * The gateway's own Prometheus metrics (`switchyard_gateway_*`), registered in one prom-client
- * registry. They are {@link FastCounter}-style metrics: labels are bound once per pool, so the
+ * registry. They are `FastCounter`-style (`@switchyard/core`) metrics: labels are bound once per pool, so the
  * hot path records with plain field updates. Scheduler and flow-control metrics (`llm_d_epp_*`) come from their own components and
  * are served together on `/metrics`.
  * @public
