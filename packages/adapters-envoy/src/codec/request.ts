@@ -1,7 +1,7 @@
 import type { ProcessingRequest, ProcessingRequestKind, WireHttpBody, WireHttpHeaders, WireMetadata, WireStruct } from '../wire/messages.js';
 import { readHeaderMap, writeHeaderMap } from './headers.js';
 import { ProtoReader } from './reader.js';
-import { readStruct, writeStruct } from './struct.js';
+import { readStringMap, readStruct, writeStruct } from './struct.js';
 import { ProtoWriter } from './writer.js';
 
 const KINDS: Readonly<Record<number, ProcessingRequestKind>> = {
@@ -38,25 +38,7 @@ function readHttpBody(r: ProtoReader, end: number): WireHttpBody {
 }
 
 function readMetadata(r: ProtoReader, end: number): WireMetadata {
-  const filter: Record<string, WireStruct> = {};
-  while (r.pos < end) {
-    const tag = r.varint();
-    if (tag !== 10) {
-      r.skip(tag & 7);
-      continue;
-    }
-    const entryEnd = r.delimited();
-    let key = '';
-    let value: WireStruct = {};
-    while (r.pos < entryEnd) {
-      const t = r.varint();
-      if (t === 10) key = r.string();
-      else if (t === 18) value = readStruct(r, r.delimited());
-      else r.skip(t & 7);
-    }
-    filter[key] = value;
-  }
-  return { filter_metadata: filter };
+  return { filter_metadata: readStringMap<WireStruct>(r, end, readStruct, () => ({})) };
 }
 
 /**

@@ -10,9 +10,12 @@ import type { ProtoWriter } from './writer.js';
  *   ListValue { repeated Value values = 1; }
  */
 
-/** Reads a Struct occupying `[r.pos, end)`. */
-export function readStruct(r: ProtoReader, end: number): WireStruct {
-  const fields: Record<string, WireValue> = {};
+/**
+ * Reads the entries of a protobuf `map<string, M>` field numbered 1 occupying `[r.pos, end)`
+ * (Struct.fields and Metadata.filter_metadata share this shape); other fields are skipped.
+ */
+export function readStringMap<T>(r: ProtoReader, end: number, readEntryValue: (r: ProtoReader, end: number) => T, empty: () => T): Record<string, T> {
+  const entries: Record<string, T> = {};
   while (r.pos < end) {
     const tag = r.varint();
     if (tag !== 10) {
@@ -21,16 +24,21 @@ export function readStruct(r: ProtoReader, end: number): WireStruct {
     }
     const entryEnd = r.delimited();
     let key = '';
-    let value: WireValue = {};
+    let value = empty();
     while (r.pos < entryEnd) {
       const t = r.varint();
       if (t === 10) key = r.string();
-      else if (t === 18) value = readValue(r, r.delimited());
+      else if (t === 18) value = readEntryValue(r, r.delimited());
       else r.skip(t & 7);
     }
-    fields[key] = value;
+    entries[key] = value;
   }
-  return { fields };
+  return entries;
+}
+
+/** Reads a Struct occupying `[r.pos, end)`. */
+export function readStruct(r: ProtoReader, end: number): WireStruct {
+  return { fields: readStringMap<WireValue>(r, end, readValue, () => ({})) };
 }
 
 function readValue(r: ProtoReader, end: number): WireValue {
