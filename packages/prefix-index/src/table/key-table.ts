@@ -42,39 +42,16 @@ export class KeyTable {
 
   /** Value of `key`, or -1 when absent. */
   get(key: number): number {
-    const keys = this.#keys;
-    const values = this.#values;
-    const mask = this.#mask;
-    let i = mix(key) & mask;
-    for (;;) {
-      const v = values[i] as number;
-      if (v === EMPTY) return EMPTY;
-      if (keys[i] === key) return v;
-      i = (i + 1) & mask;
-    }
+    return this.#values[this.#slot(key)] as number;
   }
 
   /** Sets `key` to `value` (value must be ≥ 0). */
   set(key: number, value: number): void {
     if ((this.#size + 1) * 2 > this.#mask + 1) this.#resize((this.#mask + 1) * 2);
-    const keys = this.#keys;
-    const values = this.#values;
-    const mask = this.#mask;
-    let i = mix(key) & mask;
-    for (;;) {
-      const v = values[i] as number;
-      if (v === EMPTY) {
-        keys[i] = key;
-        values[i] = value;
-        this.#size++;
-        return;
-      }
-      if (keys[i] === key) {
-        values[i] = value;
-        return;
-      }
-      i = (i + 1) & mask;
-    }
+    const i = this.#slot(key);
+    if (this.#values[i] === EMPTY) this.#size++;
+    this.#keys[i] = key;
+    this.#values[i] = value;
   }
 
   /** Removes `key`; returns whether it was present. */
@@ -82,13 +59,8 @@ export class KeyTable {
     const keys = this.#keys;
     const values = this.#values;
     const mask = this.#mask;
-    let i = mix(key) & mask;
-    for (;;) {
-      const v = values[i] as number;
-      if (v === EMPTY) return false;
-      if (keys[i] === key) break;
-      i = (i + 1) & mask;
-    }
+    const i = this.#slot(key);
+    if (values[i] === EMPTY) return false;
     // Backward-shift: move later members of the probe run into the hole when that keeps them
     // reachable from their home slot.
     let hole = i;
@@ -130,6 +102,16 @@ export class KeyTable {
       const v = values[i] as number;
       if (v !== EMPTY) fn(keys[i] as number, v);
     }
+  }
+
+  /** The slot holding `key`, or the empty slot that ends its probe run (linear probing). */
+  #slot(key: number): number {
+    const keys = this.#keys;
+    const values = this.#values;
+    const mask = this.#mask;
+    let i = mix(key) & mask;
+    while (values[i] !== EMPTY && keys[i] !== key) i = (i + 1) & mask;
+    return i;
   }
 
   #resize(capacity: number): void {
