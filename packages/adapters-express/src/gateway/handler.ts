@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SwitchyardError } from '@switchyard/core';
 import type { ModelRouter } from '../models/router.js';
-import { handleInference } from './inference.js';
+import { serveInference } from './exchange.js';
 import type { GatewayMetrics } from './metrics.js';
 import { handleOperational, OPERATIONAL_PATHS } from './ops.js';
 import type { GatewayOptions } from './options.js';
@@ -76,17 +76,23 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   };
   const owns = (method: string, path: string): boolean => rt.inferencePaths.has(path) || (rt.operationalRoutes && ops.has(path) && (method === 'GET' || method === 'HEAD'));
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, opts: HandleOptions = {}): Promise<void> => {
+  /** Serves a request; `onDone` (when given) is called once it is fully answered. */
+  const serve = (req: IncomingMessage, res: ServerResponse, opts: HandleOptions, onDone: (() => void) | undefined): void => {
     const path = pathOf(req.url);
     const method = req.method ?? 'GET';
     if (rt.inferencePaths.has(path)) {
       if (method !== 'POST') {
         countOther(rt, 'inference', sendJson(res, 405, errorBody(`method ${method} not allowed on ${path}; use POST`, 'method_not_allowed'), { allow: 'POST' }));
+        onDone?.();
         return;
       }
-      await handleInference(rt, req, res, path, opts.body);
+      serveInference(rt, req, res, path, opts.body, onDone);
       return;
     }
+    void serveOther(res, path, method, opts).then(onDone);
+  };
+
+  const serveOther = async (res: ServerResponse, path: string, method: string, opts: HandleOptions): Promise<void> => {
     if (rt.operationalRoutes && ops.has(path) && (method === 'GET' || method === 'HEAD')) {
       const route = path === '/v1/models' ? 'models' : (path.slice(1) as 'healthz' | 'readyz' | 'metrics');
       let status: number;
@@ -105,8 +111,15 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
     countOther(rt, 'unknown', sendJson(res, 404, errorBody(`unknown path ${path}`, 'not_found')));
   };
 
+  const handle = (req: IncomingMessage, res: ServerResponse, opts: HandleOptions = {}): Promise<void> =>
+    new Promise((resolve) => {
+      serve(req, res, opts, resolve);
+    });
+
+  // The plain request listener needs no promise: nobody waits for it.
+  const noOptions: HandleOptions = {};
   const handler = ((req: IncomingMessage, res: ServerResponse, next?: () => void): void => {
-    void handle(req, res, next === undefined ? {} : { next });
+    serve(req, res, next === undefined ? noOptions : { next }, undefined);
   }) as GatewayHandler;
   Object.defineProperties(handler, {
     handle: { value: handle },

@@ -32,7 +32,7 @@ export interface ForwardOptions {
   /** Headers added to the client's response. */
   readonly responseHeaders: Readonly<Record<string, string>>;
   /** Aborting ends the forward as `aborted` (the client connection closed). */
-  readonly signal: AbortSignal;
+  readonly signal?: AbortSignal;
   /** Per-request abort handle (eviction, forced shutdown), filled in by this function. */
   readonly control?: ForwardControl;
   /** Time allowed for the upstream response head. */
@@ -69,58 +69,93 @@ export type ForwardResult = AttemptResult & { readonly attempts: number };
  * Rejects only when `targets` is empty.
  * @public
  */
-export async function forwardRequest(o: ForwardOptions): Promise<ForwardResult> {
-  const ctx = { res: o.res, requestId: o.requestId, rewriteModel: o.rewriteModel, responseHeaders: o.responseHeaders, onResponseStart: o.onResponseStart };
-  let current: ProxyAttempt | undefined;
-  let aborted: Error | undefined;
-  const abort = (reason: Error): void => {
-    aborted ??= reason;
-    current?.abort(reason);
-  };
-  const onAbort = (): void => {
-    abort(o.signal.reason instanceof Error ? o.signal.reason : new Error('aborted'));
-  };
-  if (o.control !== undefined) {
-    const control = o.control;
-    control.abort = (reason) => {
-      control.reason ??= reason;
-      abort(reason);
-    };
+export function forwardRequest(o: ForwardOptions): Promise<ForwardResult> {
+  return new Promise((resolve) => {
+    startForward(o, resolve);
+  });
+}
+
+/**
+ * {@link forwardRequest} without the promise: `done` is called exactly once with the result
+ * (synchronously when nothing could be attempted). The gateway's per-request path uses this form,
+ * so a request costs no promise and no per-attempt closure.
+ * @throws Error when `targets` is empty
+ * @public
+ */
+export function startForward(o: ForwardOptions, done: (result: ForwardResult) => void): void {
+  if (Math.min(o.maxAttempts, o.targets.length) < 1) throw new Error('forwardRequest needs at least one target');
+  new Forward(o, done).start();
+}
+
+/** The attempt loop of one forwarded request. */
+class Forward {
+  readonly #o: ForwardOptions;
+  readonly #done: (result: ForwardResult) => void;
+  readonly #limit: number;
+  #index = 0;
+  #attempts = 0;
+  #current: ProxyAttempt | undefined;
+  #aborted: Error | undefined;
+
+  constructor(o: ForwardOptions, done: (result: ForwardResult) => void) {
+    this.#o = o;
+    this.#done = done;
+    this.#limit = Math.min(o.maxAttempts, o.targets.length);
   }
-  o.signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    let attempts = 0;
-    let last: AttemptResult | undefined;
-    const limit = Math.min(o.maxAttempts, o.targets.length);
-    for (let i = 0; i < limit; i++) {
-      const endpoint = o.targets[i] as Endpoint;
-      if (o.signal.aborted || aborted !== undefined) return { kind: 'aborted', endpoint, headersSent: false, attempts };
-      attempts++;
-      last = await new Promise<AttemptResult>((resolve) => {
-        const attempt = new ProxyAttempt(ctx, endpoint, resolve);
-        current = attempt;
-        o.dispatcher.dispatch(
-          {
-            origin: `http://${endpoint.address}`,
-            path: o.path,
-            method: o.method,
-            headers: o.headers,
-            body: o.body,
-            headersTimeout: o.headersTimeoutMs,
-            bodyTimeout: o.bodyTimeoutMs,
-          },
-          attempt,
-        );
-      });
-      current = undefined;
-      if (last.kind === 'failed' || last.kind === 'broken') o.onAttemptFailed?.(endpoint, last.failure);
-      if (last.kind !== 'failed' || !isRetryable(last.failure)) break;
+
+  start(): void {
+    const control = this.#o.control;
+    if (control !== undefined) {
+      control.abort = (reason) => {
+        control.reason ??= reason;
+        this.#abort(reason);
+      };
     }
-    // `limit` is at least 1 whenever the gateway calls this (a decision always has a primary).
-    if (last === undefined) throw new Error('forwardRequest needs at least one target');
-    return { ...last, attempts };
-  } finally {
-    o.signal.removeEventListener('abort', onAbort);
+    this.#o.signal?.addEventListener('abort', this.#onSignal, { once: true });
+    this.#next();
+  }
+
+  readonly #onSignal = (): void => {
+    const reason: unknown = this.#o.signal?.reason;
+    this.#abort(reason instanceof Error ? reason : new Error('aborted'));
+  };
+
+  #abort(reason: Error): void {
+    this.#aborted ??= reason;
+    this.#current?.abort(reason);
+  }
+
+  #next(): void {
+    const o = this.#o;
+    const endpoint = o.targets[this.#index] as Endpoint;
+    if (o.signal?.aborted === true || this.#aborted !== undefined) {
+      this.#finish({ kind: 'aborted', endpoint, headersSent: false });
+      return;
+    }
+    this.#attempts++;
+    // The options double as the attempt context (same fields), saving an object per request.
+    const attempt = new ProxyAttempt(o, endpoint, this.#onAttemptDone);
+    this.#current = attempt;
+    o.dispatcher.dispatch(
+      { origin: `http://${endpoint.address}`, path: o.path, method: o.method, headers: o.headers, body: o.body, headersTimeout: o.headersTimeoutMs, bodyTimeout: o.bodyTimeoutMs },
+      attempt,
+    );
+  }
+
+  readonly #onAttemptDone = (last: AttemptResult): void => {
+    this.#current = undefined;
+    if (last.kind === 'failed' || last.kind === 'broken') this.#o.onAttemptFailed?.(last.endpoint, last.failure);
+    if (last.kind === 'failed' && isRetryable(last.failure) && ++this.#index < this.#limit) {
+      this.#next();
+      return;
+    }
+    this.#finish(last);
+  };
+
+  #finish(last: AttemptResult): void {
+    const o = this.#o;
+    o.signal?.removeEventListener('abort', this.#onSignal);
     if (o.control !== undefined) o.control.abort = undefined;
+    this.#done({ ...last, attempts: this.#attempts });
   }
 }

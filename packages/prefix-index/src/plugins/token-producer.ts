@@ -45,26 +45,18 @@ export class TokenProducer implements DataProducer {
     this.#env = env;
   }
 
-  /** Writes the attributes for one request. */
-  async produce(_ctx: CycleContext, request: SchedulingRequest, _endpoints: readonly Endpoint[], signal?: AbortSignal): Promise<void> {
+  /**
+   * Writes the attributes for one request. Synchronous unless a tokenizer has to be awaited, so
+   * the estimate backend (the default) costs the scheduling cycle no microtask hop.
+   */
+  produce(_ctx: CycleContext, request: SchedulingRequest, _endpoints: readonly Endpoint[], signal?: AbortSignal): void | Promise<void> {
     const prompt = request.request.prompt;
     if (prompt.kind === 'tokens') {
       this.#setTokens(request, prompt.tokenIds);
       return;
     }
-    if (this.#tokenizer !== undefined && prompt.kind !== 'none') {
-      try {
-        const tokenizer = await this.#tokenizer;
-        this.#setTokens(request, await tokenizer.tokenize(request.request, request.targetModel, signal));
-        return;
-      } catch (err) {
-        if (signal?.aborted === true) throw err;
-        this.#env.metrics.error('tokenizer', this.name, `tokenizer failed, using the byte estimate: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    const prompts = encodePromptBytes(prompt);
-    request.attributes.set(PrefixAttributes.promptBytes, { prompts, estimated: true });
-    request.attributes.set(Attributes.promptTokenCount, pseudoTokenCount(prompts));
+    if (this.#tokenizer !== undefined && prompt.kind !== 'none') return this.#tokenize(request, this.#tokenizer, signal);
+    this.#setEstimate(request);
   }
 
   /** Closes the tokenizer when this producer created it. */
@@ -72,6 +64,23 @@ export class TokenProducer implements DataProducer {
     if (!this.#ownsTokenizer) return;
     const tokenizer = await this.#tokenizer?.catch(() => undefined);
     await tokenizer?.close?.();
+  }
+
+  async #tokenize(request: SchedulingRequest, pending: Promise<Tokenizer>, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      const tokenizer = await pending;
+      this.#setTokens(request, await tokenizer.tokenize(request.request, request.targetModel, signal));
+    } catch (err) {
+      if (signal?.aborted === true) throw err;
+      this.#env.metrics.error('tokenizer', this.name, `tokenizer failed, using the byte estimate: ${err instanceof Error ? err.message : String(err)}`);
+      this.#setEstimate(request);
+    }
+  }
+
+  #setEstimate(request: SchedulingRequest): void {
+    const prompts = encodePromptBytes(request.request.prompt);
+    request.attributes.set(PrefixAttributes.promptBytes, { prompts, estimated: true });
+    request.attributes.set(Attributes.promptTokenCount, pseudoTokenCount(prompts));
   }
 
   #setTokens(request: SchedulingRequest, tokens: readonly (readonly number[])[]): void {

@@ -1,0 +1,363 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
+import type { Classification, Decision, Endpoint, InferenceRequest } from '@switchyard/core';
+import { buildUpstreamHeaders } from '../proxy/headers.js';
+import { startForward, type ForwardControl, type ForwardResult } from '../proxy/forward.js';
+import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
+import type { RouteResolution } from '../models/router.js';
+import { ClientGoneError, receiveBody, type BodySink } from './body.js';
+import { abortConnection, connectionSignal, unwatchConnection, watchConnection, type ConnectionWatcher } from './connection.js';
+import type { PoolMetrics } from './metrics.js';
+import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
+import { sendError } from './respond.js';
+import type { GatewayRuntime } from './runtime.js';
+import type { PendingDecision } from './tracker.js';
+
+/** Status recorded for requests whose client left before any answer (nginx's convention). */
+const CLIENT_CLOSED = 499;
+
+const shuttingDown = (): SwitchyardError => new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway is shutting down');
+
+/**
+ * Serves one inference request end to end: body (413) → parse (400) → route (404) → classify →
+ * pick (contract errors; FailOpen/FailClose on scheduler failure) → forward with retries → relay.
+ * Every request ends with exactly one outcome: an answer, a relayed response, or a cut connection;
+ * the decision's lifecycle is completed exactly once, and `onDone` is called exactly once after it.
+ */
+export function serveInference(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, path: string, preRead: Uint8Array | undefined, onDone?: () => void): void {
+  new InferenceExchange(rt, req, res, path, onDone).start(preRead);
+}
+
+/**
+ * One request's way through the gateway. The stages are methods of one object, which is also the
+ * request's body sink, connection watcher, pending decision (for shutdown) and forward control, so
+ * a request allocates one object where a chain of async functions allocated a promise and a few
+ * closures per stage. Each stage catches its own bugs: an exception still ends the request with
+ * an answer (or a cut connection), never a hung one.
+ */
+class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision, ForwardControl {
+  /** Set by the forward in progress; cuts it short (client gone, eviction, forced shutdown). */
+  abort: ((reason: Error) => void) | undefined = undefined;
+  /** Why `abort` was called. */
+  reason: Error | undefined = undefined;
+
+  readonly #rt: GatewayRuntime;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #path: string;
+  readonly #onDone: (() => void) | undefined;
+  #done = false;
+  #request: InferenceRequest | undefined;
+  #route: RouteResolution | undefined;
+  #pm: PoolMetrics | undefined;
+  #signal: AbortSignal | undefined;
+  #plan: ForwardPlan | undefined;
+  #started = 0;
+
+  constructor(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, path: string, onDone: (() => void) | undefined) {
+    this.#rt = rt;
+    this.#req = req;
+    this.#res = res;
+    this.#path = path;
+    this.#onDone = onDone;
+  }
+
+  start(preRead: Uint8Array | undefined): void {
+    if (preRead !== undefined) this.onBody(preRead);
+    else receiveBody(this.#req, this.#rt.maxBodyBytes, this);
+  }
+
+  onBodyError(error: SwitchyardError | ClientGoneError): void {
+    if (error instanceof ClientGoneError) this.#rt.metrics.clientAborts.labels('body').inc();
+    else sendError(this.#res, error, {}, true);
+    this.#finish();
+  }
+
+  onBody(body: Uint8Array): void {
+    const rt = this.#rt;
+    const res = this.#res;
+    try {
+      if (rt.tracker.shuttingDown) {
+        sendError(res, shuttingDown(), {}, true);
+        this.#finish();
+        return;
+      }
+      let request: InferenceRequest;
+      try {
+        request = parseRequest({ path: this.#path, headers: this.#req.headers, body }, rt.parseOptions);
+      } catch (err) {
+        sendError(res, err);
+        this.#finish();
+        return;
+      }
+      const route = rt.router.resolve(request.model);
+      if (route === undefined) {
+        sendError(res, new SwitchyardError('MODEL_NOT_FOUND', `model "${request.model}" is not served by this gateway (see GET /v1/models)`));
+        this.#finish();
+        return;
+      }
+      this.#request = request;
+      this.#route = route;
+      this.#pm = rt.metrics.forPool(route.pool.name);
+      const rewrite = route.modelRewrite;
+      if (rt.classify === undefined) {
+        this.#schedule(rewrite === undefined ? undefined : { modelRewrite: rewrite });
+        return;
+      }
+      Promise.resolve(rt.classify(this.#req, request)).then(
+        (c) => { this.#schedule(rewrite === undefined ? c : { ...c, modelRewrite: rewrite }); },
+        (err: unknown) => { this.#fail(err); },
+      );
+    } catch (err) {
+      this.#fail(err);
+    }
+  }
+
+  /** Shutdown while the decision is pending: answer 503 and cancel the pick. */
+  shutdown(): void {
+    sendError(this.#res, shuttingDown(), {}, true);
+    // Cancels the pick (a queued request frees its slot); the connection is closing anyway.
+    abortConnection(this.#req.socket, shuttingDown());
+  }
+
+  #schedule(classification: Classification | undefined): void {
+    const rt = this.#rt;
+    try {
+      if (rt.tracker.shuttingDown) {
+        this.shutdown();
+        this.#finish();
+        return;
+      }
+      const request = this.#request as InferenceRequest;
+      const pm = this.#pm as PoolMetrics;
+      const signal = connectionSignal(this.#req.socket);
+      this.#signal = signal;
+      this.#started = rt.clock.now();
+      rt.tracker.addPending(this);
+      pm.scheduling.inc();
+      let pending: Promise<Decision>;
+      try {
+        pending = (this.#route as RouteResolution).pool.scheduler.pick(request, {
+          signal,
+          trustHeaders: rt.trusts(this.#req),
+          ...(classification === undefined ? {} : { classification }),
+          trace: rt.trace,
+        });
+      } catch (err) {
+        this.#onPickError(err);
+        return;
+      }
+      pending.then(this.#onDecision, this.#onPickError);
+    } catch (err) {
+      this.#fail(err);
+    }
+  }
+
+  #picked(): void {
+    const rt = this.#rt;
+    const pm = this.#pm as PoolMetrics;
+    rt.tracker.deletePending(this);
+    pm.scheduling.dec();
+    pm.schedulingDuration.observe((rt.clock.now() - this.#started) / 1000);
+  }
+
+  readonly #onDecision = (decision: Decision): void => {
+    try {
+      this.#picked();
+      const plan = planFromDecision(decision, (this.#route as RouteResolution).pool.rotation);
+      if (this.#signal?.aborted === true) {
+        // The client left (or shutdown answered it) while the decision was being made.
+        plan.complete({ kind: 'cancelled' });
+        this.#finish();
+        return;
+      }
+      this.#forward(plan);
+    } catch (err) {
+      this.#fail(err);
+    }
+  };
+
+  readonly #onPickError = (err: unknown): void => {
+    try {
+      this.#picked();
+      const rt = this.#rt;
+      const res = this.#res;
+      if (this.#signal?.aborted === true) {
+        // Shutdown already answered; a departed client needs no answer.
+        if (!res.headersSent) rt.metrics.clientAborts.labels('scheduling').inc();
+        this.#finish();
+        return;
+      }
+      if (isSwitchyardError(err) && err.code !== 'INTERNAL') {
+        sendError(res, err);
+        this.#finish();
+        return;
+      }
+      const plan = this.#onSchedulerFailure(err);
+      if (plan === undefined) this.#finish();
+      else this.#forward(plan);
+    } catch (e) {
+      this.#fail(e);
+    }
+  };
+
+  #onSchedulerFailure(err: unknown): ForwardPlan | undefined {
+    const rt = this.#rt;
+    const route = this.#route as RouteResolution;
+    const pool = route.pool;
+    if (rt.failureMode === 'FailClose') {
+      rt.metrics.pickerFailures.labels(pool.name, 'fail_close').inc();
+      sendError(this.#res, new SwitchyardError('INTERNAL', 'the scheduler failed and the gateway fails closed', { cause: err }));
+      return undefined;
+    }
+    rt.metrics.pickerFailures.labels(pool.name, 'fail_open').inc();
+    const plan = failOpenPlan(pool, this.#request as InferenceRequest, route.modelRewrite, rt.failOpenCursor, rt.maxAttempts);
+    if (plan === undefined) sendError(this.#res, new SwitchyardError('REJECTED_NO_ENDPOINTS', `the scheduler failed and pool "${pool.name}" has no endpoint to fail open to`));
+    return plan;
+  }
+
+  #forward(plan: ForwardPlan): void {
+    const rt = this.#rt;
+    const req = this.#req;
+    const request = this.#request as InferenceRequest;
+    this.#plan = plan;
+    if (!watchConnection(req.socket, this)) {
+      plan.complete({ kind: 'cancelled' });
+      this.#finish();
+      return;
+    }
+    plan.revoked?.addEventListener('abort', this.#onRevoked, { once: true });
+    rt.tracker.addForwarding(this);
+    (this.#pm as PoolMetrics).inFlight.inc();
+    this.#started = rt.clock.now();
+    startForward(
+      {
+        dispatcher: rt.dispatcher,
+        res: this.#res,
+        method: (req.method ?? 'POST') as Dispatcher.HttpMethod,
+        path: req.url ?? request.path,
+        headers: buildUpstreamHeaders({ client: request.headers, decision: plan.headers, requestId: request.id, contentLength: plan.body.byteLength, clientIp: req.socket.remoteAddress }),
+        body: plan.body,
+        targets: plan.targets,
+        maxAttempts: rt.maxAttempts,
+        requestId: request.id,
+        rewriteModel: plan.rewriteModel,
+        responseHeaders: plan.responseHeaders,
+        control: this,
+        headersTimeoutMs: rt.headersTimeoutMs,
+        bodyTimeoutMs: rt.bodyTimeoutMs,
+        onResponseStart: this.#onResponseStart,
+        onAttemptFailed: this.#onAttemptFailed,
+      },
+      this.#onForwarded,
+    );
+    // startForward armed `abort` synchronously; a revocation that came first applies now.
+    if (plan.revoked?.aborted === true) this.#onRevoked();
+  }
+
+  /** The client connection closed: cut the forward in progress. */
+  onConnectionClosed(reason: Error): void {
+    this.abort?.(reason);
+  }
+
+  readonly #onRevoked = (): void => {
+    const reason: unknown = this.#plan?.revoked?.reason;
+    this.abort?.(reason instanceof Error ? reason : new SwitchyardError('EVICTED', 'request evicted by flow control'));
+  };
+
+  readonly #onResponseStart = (endpoint: Endpoint, status: number): void => {
+    const at = this.#rt.clock.now();
+    (this.#pm as PoolMetrics).upstreamHeaderDuration.observe((at - this.#started) / 1000);
+    this.#plan?.onResponseStart({ endpoint, status, at });
+  };
+
+  readonly #onAttemptFailed = (endpoint: Endpoint, failure: UpstreamFailureKind): void => {
+    const route = this.#route as RouteResolution;
+    this.#rt.metrics.upstreamAttempts.labels(route.pool.name, failure).inc();
+    if (countsAsEndpointFailure(failure)) route.pool.rotation?.recordFailure(endpoint.id);
+  };
+
+  readonly #onForwarded = (result: ForwardResult): void => {
+    const rt = this.#rt;
+    const pm = this.#pm as PoolMetrics;
+    const plan = this.#plan as ForwardPlan;
+    try {
+      plan.revoked?.removeEventListener('abort', this.#onRevoked);
+      unwatchConnection(this.#req.socket, this);
+      rt.tracker.deleteForwarding(this);
+      pm.inFlight.dec();
+      if (result.attempts > 1) pm.retries.inc(result.attempts - 1);
+      this.#settle(result);
+    } catch (err) {
+      this.#fail(err);
+      return;
+    }
+    this.#finish();
+  };
+
+  #settle(result: ForwardResult): void {
+    const rt = this.#rt;
+    const res = this.#res;
+    const pm = this.#pm as PoolMetrics;
+    const plan = this.#plan as ForwardPlan;
+    const rotation = (this.#route as RouteResolution).pool.rotation;
+    switch (result.kind) {
+      case 'ok': {
+        pm.attemptsOk.inc();
+        const usage = result.usage;
+        if (usage !== undefined) {
+          plan.onUsage(usage);
+          pm.promptTokens.inc(usage.promptTokens);
+          pm.completionTokens.inc(usage.completionTokens);
+          if (usage.cachedTokens !== undefined) pm.cachedTokens.inc(usage.cachedTokens);
+        }
+        const sick = result.status === 502 || result.status === 503 || result.status === 504;
+        if (sick) rotation?.recordFailure(result.endpoint.id);
+        else rotation?.recordSuccess(result.endpoint.id);
+        plan.complete(result.status < 400 ? (usage === undefined ? { kind: 'success' } : { kind: 'success', usage }) : { kind: 'error', status: result.status });
+        pm.requestDuration.observe((rt.clock.now() - this.#started) / 1000);
+        return;
+      }
+      case 'failed': {
+        const code = result.failure === 'headers-timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE';
+        const error = new SwitchyardError(code, `${result.attempts} attempt(s) failed; last: ${result.endpoint.address} (${result.failure})`, { cause: result.error });
+        sendError(res, error);
+        plan.complete({ kind: 'error', error, status: error.status });
+        return;
+      }
+      case 'broken':
+        plan.complete({ kind: 'error', error: result.error, status: result.status });
+        return;
+      case 'aborted': {
+        // This request's own abort (client gone, eviction, forced shutdown), else the connection's.
+        const reason: unknown = this.reason ?? this.#signal?.reason;
+        if (isSwitchyardError(reason) && reason.code === 'REJECTED_CONTEXT_CANCELLED') {
+          rt.metrics.clientAborts.labels('upstream').inc();
+          plan.complete({ kind: 'cancelled' });
+          return;
+        }
+        // Nothing sent yet: answer with the reason (the attempt already cut a started response).
+        if (!result.headersSent) sendError(res, reason);
+        plan.complete({ kind: 'error', error: reason });
+      }
+    }
+  }
+
+  /** A bug in a stage: answer (or cut the connection), end the lifecycle, count the request. */
+  #fail(err: unknown): void {
+    sendError(this.#res, err);
+    this.#plan?.complete({ kind: 'error', error: err });
+    this.#finish();
+  }
+
+  /** Ends the request exactly once: counts it and tells the caller. */
+  #finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (this.#plan !== undefined) unwatchConnection(this.#req.socket, this);
+    const res = this.#res;
+    this.#rt.metrics.countRequest('inference', res.headersSent ? res.statusCode : CLIENT_CLOSED);
+    this.#onDone?.();
+  }
+}
