@@ -1,9 +1,9 @@
-import xxhash from 'xxhash-wasm';
 import type { BlockKeys } from '../api/types.js';
 import { tokensToBytes } from './prompt-bytes.js';
+import { hashBytes, hashWords, wordsOf } from './block-hash.js';
 
-/** Keys keep the low 53 bits of the 64-bit hash: exact in a float64, and collisions stay negligible. */
-const KEY_MASK = (1n << 53n) - 1n;
+/** Root keys remembered (model and salt are few; a client inventing salts only recycles the cache). */
+const ROOT_CACHE_SIZE = 1024;
 
 /**
  * How one prompt is cut into blocks.
@@ -22,33 +22,34 @@ export interface ChainOptions {
 }
 
 /**
- * Chained block hashing with xxh64 (xxhash-wasm). Every key depends on the whole prefix before it:
- * `k_0 = low53(xxh64(model ‖ cacheSalt))`, `k_i = low53(xxh64(block_i bytes, seed = k_{i−1}))`,
- * where a block is `blockSizeTokens` little-endian uint32 tokens. Seeding the block hash with the
- * previous key chains in one wasm call per block, which keeps hashing above 1 GB/s; llm-d hashes
- * each block then the pair (block hash, previous hash), same chaining, different bit values (the
- * values never leave this gateway, so they need not match).
- * Create with {@link createPrefixHasher}.
+ * Chained block hashing. Every key depends on the whole prefix before it:
+ * `k_0 = h(model ‖ cacheSalt, seed = 0)`, `k_i = h(block_i bytes, seed = k_{i−1})`, where a block
+ * is `blockSizeTokens` little-endian uint32 tokens and `h` is a 53-bit hash (exact in a float64)
+ * computed in JavaScript, one pass per block. llm-d hashes each block then the pair (block hash,
+ * previous hash): same chaining, different bit values (the values never leave this gateway, so
+ * they need not match).
+ * Create with {@link createPrefixHasher} or `new PrefixHasher()`.
  * @public
  */
 export class PrefixHasher {
-  readonly #h64Raw: (input: Uint8Array, seed?: bigint) => bigint;
   readonly #encoder = new TextEncoder();
-
-  /** @internal use {@link createPrefixHasher} */
-  constructor(h64Raw: (input: Uint8Array, seed?: bigint) => bigint) {
-    this.#h64Raw = h64Raw;
-  }
+  readonly #roots = new Map<string, number>();
 
   /** Root key of a chain: the target model (after rewrite) followed by the cache salt. */
   rootKey(model: string, cacheSalt?: string): number {
     const text = cacheSalt === undefined ? model : model + cacheSalt;
-    return Number(this.#h64Raw(this.#encoder.encode(text)) & KEY_MASK);
+    let key = this.#roots.get(text);
+    if (key === undefined) {
+      key = hashBytes(this.#encoder.encode(text), 0);
+      if (this.#roots.size >= ROOT_CACHE_SIZE) this.#roots.clear();
+      this.#roots.set(text, key);
+    }
+    return key;
   }
 
   /** Key of one block following `prevKey` (bytes = uint32 LE tokens). */
   blockKey(prevKey: number, block: Uint8Array): number {
-    return Number(this.#h64Raw(block, BigInt(prevKey)) & KEY_MASK);
+    return hashBytes(block, prevKey);
   }
 
   /**
@@ -64,14 +65,14 @@ export class PrefixHasher {
     const cap = options.maxBlocks ?? 0;
     if (cap > 0 && n > cap) n = cap;
     const out = new Float64Array(n);
-    const h64Raw = this.#h64Raw;
+    const words = wordsOf(bytes);
+    const blockWords = options.blockSizeTokens;
     let key = prevKey;
-    let offset = 0;
     for (let i = 0; i < n; i++) {
-      const end = Math.min(offset + blockBytes, length);
-      key = Number(h64Raw(bytes.subarray(offset, end), BigInt(key)) & KEY_MASK);
+      const from = i * blockWords;
+      const to = Math.min(from + blockWords, words.length);
+      key = hashWords(words, from, to, Math.min(blockBytes, length - i * blockBytes), key);
       out[i] = key;
-      offset = end;
     }
     return out;
   }
@@ -99,7 +100,8 @@ export class PrefixHasher {
 }
 
 /**
- * Loads xxhash-wasm (asynchronous, once per call) and returns a {@link PrefixHasher}.
+ * Returns a {@link PrefixHasher}. Asynchronous for compatibility with earlier versions (which
+ * compiled a WebAssembly hash); it resolves at once.
  * @example
  * ```ts
  * const hasher = await createPrefixHasher();
@@ -107,8 +109,6 @@ export class PrefixHasher {
  * ```
  * @public
  */
-export async function createPrefixHasher(): Promise<PrefixHasher> {
-  const api = await xxhash();
-  // h64Raw closes over the wasm instance and never reads `this`.
-  return new PrefixHasher((input, seed) => api.h64Raw(input, seed));
+export function createPrefixHasher(): Promise<PrefixHasher> {
+  return Promise.resolve(new PrefixHasher());
 }

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { FastGauge, FastHistogram } from '@switchyard/core';
 import { consoleLogger, OncePerCauseLogger, type Logger } from '../api/logger.js';
 import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
 
@@ -11,11 +12,11 @@ export interface PrefixIndexMetrics {
   /** The registry holding the metrics (expose it on `/metrics`, or merge it into yours). */
   readonly registry: Registry;
   /** `llm_d_epp_prefix_indexer_size{index}`: (block, endpoint) entries per index kind. */
-  readonly indexSize: Gauge;
+  readonly indexSize: FastGauge<'index'>;
   /** `llm_d_epp_prefix_indexer_hit_ratio`: matched / total blocks of the best endpoint per request. */
-  readonly hitRatio: Histogram;
+  readonly hitRatio: FastHistogram;
   /** `llm_d_epp_prefix_indexer_hit_bytes`: matched prompt bytes (tokens × 4) of the best endpoint per request. */
-  readonly hitBytes: Histogram;
+  readonly hitBytes: FastHistogram;
   /** `switchyard_kv_events_total{type}`: KV events applied to the precise index. */
   readonly events: Counter;
   /** `switchyard_kv_event_blocks_total{type}`: blocks named by applied events. */
@@ -49,7 +50,7 @@ export interface PrefixIndexMetricsOptions {
   readonly logger?: Logger;
 }
 
-function getOr<T extends Metric>(registry: Registry, name: string, make: () => T): T {
+function getOr<T>(registry: Registry, name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
 }
 
@@ -72,12 +73,12 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
   };
   return {
     registry,
-    indexSize: getOr(registry, 'llm_d_epp_prefix_indexer_size', () => new Gauge({ name: 'llm_d_epp_prefix_indexer_size', help: 'Prefix index entries ((block, endpoint) pairs).', labelNames: ['index'], registers })),
+    indexSize: getOr(registry, 'llm_d_epp_prefix_indexer_size', () => new FastGauge<'index'>({ name: 'llm_d_epp_prefix_indexer_size', help: 'Prefix index entries ((block, endpoint) pairs).', labelNames: ['index'], registers })),
     hitRatio: getOr(registry, 'llm_d_epp_prefix_indexer_hit_ratio', () =>
-      new Histogram({ name: 'llm_d_epp_prefix_indexer_hit_ratio', help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
+      new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_ratio', help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
     ),
     hitBytes: getOr(registry, 'llm_d_epp_prefix_indexer_hit_bytes', () =>
-      new Histogram({ name: 'llm_d_epp_prefix_indexer_hit_bytes', help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 1024, 8192, 65536, 262144, 1048576], registers }),
+      new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_bytes', help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 1024, 8192, 65536, 262144, 1048576], registers }),
     ),
     events,
     blocks,

@@ -143,7 +143,7 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
     const prefill = result.profileResults.get('prefill')?.targets[0];
     if (primary !== undefined) this.index.add(primary.id, keys);
     if (prefill !== undefined && prefill.id !== primary?.id) this.index.add(prefill.id, keys);
-    this.#o.metrics?.indexSize.set({ index: this.index.kind }, this.index.size);
+    this.#o.metrics?.indexSize.labels(this.index.kind).set(this.index.size);
   }
 
   /**

@@ -33,7 +33,7 @@ export interface PrefixIndexPluginOptions {
 }
 
 /**
- * Loads xxhash-wasm and returns the package's plugin definitions, ready for
+ * Creates the prefix hasher and returns the package's plugin definitions, ready for
  * `registry.registerAll(...)`: `token-producer`, `approx-prefix-cache-producer`,
  * `precise-prefix-cache-producer`, `prefix-cache-scorer`, `no-hit-lru-scorer` and
  * `prefix-cache-affinity-filter`. `prefix-based-pd-decider` is core's (it only reads the match

@@ -142,7 +142,7 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
     request.attributes.set(this.#keysAttr, keys);
     const ids = endpoints.map((e) => e.id);
     publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), this.index.blockSizeTokens, this.#o.metrics);
-    this.#o.metrics?.indexSize.set({ index: 'precise' }, this.index.size);
+    this.#o.metrics?.indexSize.labels('precise').set(this.index.size);
   }
 
   /** With speculative indexing, records the chosen endpoints' blocks until the engine confirms them. */
