@@ -25,6 +25,8 @@ const LATENCY_SECONDS = Number(flag('latency-duration', 2));
 const WRITE = args.includes('--write');
 const ONLY = flag('only', '');
 const ROUNDS = Number(flag('rounds', 3));
+// Extra Node flags for every Node proxy (Switchyard, Fastify, bare), e.g. --node-flags=--no-allocation-site-pretenuring.
+const NODE_FLAGS = (args.find((a) => a.startsWith('--node-flags=')) ?? '--node-flags=').slice('--node-flags='.length).split(' ').filter((f) => f !== '');
 
 const body = JSON.stringify({
   model: 'bench',
@@ -157,13 +159,14 @@ try {
 
   const nodeProxy = async (name, script, extraArgs = []) => {
     const port = await freePort();
-    const child = spawn(process.execPath, [join(here, script), String(port), targets.join(','), ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, join(here, script), String(port), targets.join(','), ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
     await waitForLine(child, (l) => l.includes('ready'));
     targetsToRun.push({ name, url: `http://127.0.0.1:${port}/v1/chat/completions`, pid: child.pid });
   };
   if (want('switchyard')) await nodeProxy('Switchyard gateway, default config', 'proxy-switchyard.mjs');
   if (want('switchyard-noscrape')) await nodeProxy('Switchyard gateway, default config, no metrics scraping', 'proxy-switchyard.mjs', ['noscrape']);
+  if (want('switchyard-picker')) await nodeProxy('Switchyard default scheduler, plain handler', 'proxy-switchyard.mjs', ['picker']);
   if (want('switchyard-rr')) await nodeProxy('Switchyard gateway, round-robin scheduler', 'proxy-switchyard.mjs', ['rr']);
   if (want('bare')) await nodeProxy('bare node:http + undici passthrough (floor)', 'proxy-bare.mjs');
   if (want('fastify')) await nodeProxy('Fastify + @fastify/reply-from, round-robin', 'proxy-fastify.mjs');

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
 import type { Classification, Decision, Endpoint, InferenceRequest } from '@switchyard/core';
 import { buildUpstreamHeaders } from '../proxy/headers.js';
-import { startForward, type ForwardControl, type ForwardResult } from '../proxy/forward.js';
+import { startForward, type ForwardControl, type ForwardOptions, type ForwardResult } from '../proxy/forward.js';
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
 import type { RouteResolution } from '../models/router.js';
 import { ClientGoneError, receiveBody, type BodySink } from './body.js';
@@ -44,7 +44,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   readonly #rt: GatewayRuntime;
   readonly #req: IncomingMessage;
-  readonly #res: ServerResponse;
+  /** The client response. */
+  readonly res: ServerResponse;
   readonly #path: string;
   readonly #onDone: (() => void) | undefined;
   #done = false;
@@ -58,7 +59,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   constructor(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, path: string, onDone: (() => void) | undefined) {
     this.#rt = rt;
     this.#req = req;
-    this.#res = res;
+    this.res = res;
     this.#path = path;
     this.#onDone = onDone;
   }
@@ -70,13 +71,13 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   onBodyError(error: SwitchyardError | ClientGoneError): void {
     if (error instanceof ClientGoneError) this.#rt.metrics.clientAborts.labels('body').inc();
-    else sendError(this.#res, error, {}, true);
+    else sendError(this.res, error, {}, true);
     this.#finish();
   }
 
   onBody(body: Uint8Array): void {
     const rt = this.#rt;
-    const res = this.#res;
+    const res = this.res;
     try {
       if (rt.tracker.shuttingDown) {
         sendError(res, shuttingDown(), {}, true);
@@ -116,7 +117,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   /** Shutdown while the decision is pending: answer 503 and cancel the pick. */
   shutdown(): void {
-    sendError(this.#res, shuttingDown(), {}, true);
+    sendError(this.res, shuttingDown(), {}, true);
     // Cancels the pick (a queued request frees its slot); the connection is closing anyway.
     abortConnection(this.#req.socket, shuttingDown());
   }
@@ -182,7 +183,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     try {
       this.#picked();
       const rt = this.#rt;
-      const res = this.#res;
+      const res = this.res;
       if (this.#signal?.aborted === true) {
         // Shutdown already answered; a departed client needs no answer.
         if (!res.headersSent) rt.metrics.clientAborts.labels('scheduling').inc();
@@ -208,12 +209,12 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     const pool = route.pool;
     if (rt.failureMode === 'FailClose') {
       rt.metrics.pickerFailures.labels(pool.name, 'fail_close').inc();
-      sendError(this.#res, new SwitchyardError('INTERNAL', 'the scheduler failed and the gateway fails closed', { cause: err }));
+      sendError(this.res, new SwitchyardError('INTERNAL', 'the scheduler failed and the gateway fails closed', { cause: err }));
       return undefined;
     }
     rt.metrics.pickerFailures.labels(pool.name, 'fail_open').inc();
     const plan = failOpenPlan(pool, this.#request as InferenceRequest, route.modelRewrite, rt.failOpenCursor, rt.maxAttempts);
-    if (plan === undefined) sendError(this.#res, new SwitchyardError('REJECTED_NO_ENDPOINTS', `the scheduler failed and pool "${pool.name}" has no endpoint to fail open to`));
+    if (plan === undefined) sendError(this.res, new SwitchyardError('REJECTED_NO_ENDPOINTS', `the scheduler failed and pool "${pool.name}" has no endpoint to fail open to`));
     return plan;
   }
 
@@ -231,27 +232,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     rt.tracker.addForwarding(this);
     (this.#pm as PoolMetrics).inFlight.inc();
     this.#started = rt.clock.now();
-    startForward(
-      {
-        dispatcher: rt.dispatcher,
-        res: this.#res,
-        method: (req.method ?? 'POST') as Dispatcher.HttpMethod,
-        path: req.url ?? request.path,
-        headers: buildUpstreamHeaders({ client: request.headers, decision: plan.headers, requestId: request.id, contentLength: plan.body.byteLength, clientIp: req.socket.remoteAddress }),
-        body: plan.body,
-        targets: plan.targets,
-        maxAttempts: rt.maxAttempts,
-        requestId: request.id,
-        rewriteModel: plan.rewriteModel,
-        responseHeaders: plan.responseHeaders,
-        control: this,
-        headersTimeoutMs: rt.headersTimeoutMs,
-        bodyTimeoutMs: rt.bodyTimeoutMs,
-        onResponseStart: this.#onResponseStart,
-        onAttemptFailed: this.#onAttemptFailed,
-      },
-      this.#onForwarded,
-    );
+    const upstream = new UpstreamRequest(rt, req, request, plan, this);
+    startForward(upstream, this.#onForwarded);
     // startForward armed `abort` synchronously; a revocation that came first applies now.
     if (plan.revoked?.aborted === true) this.#onRevoked();
   }
@@ -266,13 +248,15 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.abort?.(reason instanceof Error ? reason : new SwitchyardError('EVICTED', 'request evicted by flow control'));
   };
 
-  readonly #onResponseStart = (endpoint: Endpoint, status: number): void => {
+  /** Forward hook: the upstream response head arrived. */
+  readonly onResponseStart = (endpoint: Endpoint, status: number): void => {
     const at = this.#rt.clock.now();
     (this.#pm as PoolMetrics).upstreamHeaderDuration.observe((at - this.#started) / 1000);
     this.#plan?.onResponseStart({ endpoint, status, at });
   };
 
-  readonly #onAttemptFailed = (endpoint: Endpoint, failure: UpstreamFailureKind): void => {
+  /** Forward hook: one attempt failed. */
+  readonly onAttemptFailed = (endpoint: Endpoint, failure: UpstreamFailureKind): void => {
     const route = this.#route as RouteResolution;
     this.#rt.metrics.upstreamAttempts.labels(route.pool.name, failure).inc();
     if (countsAsEndpointFailure(failure)) route.pool.rotation?.recordFailure(endpoint.id);
@@ -298,7 +282,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   #settle(result: ForwardResult): void {
     const rt = this.#rt;
-    const res = this.#res;
+    const res = this.res;
     const pm = this.#pm as PoolMetrics;
     const plan = this.#plan as ForwardPlan;
     const rotation = (this.#route as RouteResolution).pool.rotation;
@@ -346,7 +330,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   /** A bug in a stage: answer (or cut the connection), end the lifecycle, count the request. */
   #fail(err: unknown): void {
-    sendError(this.#res, err);
+    sendError(this.res, err);
     this.#plan?.complete({ kind: 'error', error: err });
     this.#finish();
   }
@@ -356,8 +340,52 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     if (this.#done) return;
     this.#done = true;
     if (this.#plan !== undefined) unwatchConnection(this.#req.socket, this);
-    const res = this.#res;
+    const res = this.res;
     this.#rt.metrics.countRequest('inference', res.headersSent ? res.statusCode : CLIENT_CLOSED);
     this.#onDone?.();
+  }
+}
+
+/**
+ * What one request sends upstream. A class, not an object literal: it lives as long as the
+ * forward, and V8 may pretenure a long-lived literal's allocation site, after which every young
+ * object it references (response, headers, body, exchange) survives scavenges until the next
+ * full GC (measured: ~3 MB promoted per scavenge and 10-15 µs more per request).
+ */
+class UpstreamRequest implements ForwardOptions {
+  readonly dispatcher: Dispatcher;
+  readonly res: ServerResponse;
+  readonly method: Dispatcher.HttpMethod;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly targets: readonly Endpoint[];
+  readonly maxAttempts: number;
+  readonly requestId: string;
+  readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly control: ForwardControl;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  readonly onAttemptFailed: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
+
+  constructor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, plan: ForwardPlan, exchange: InferenceExchange) {
+    this.dispatcher = rt.dispatcher;
+    this.res = exchange.res;
+    this.method = (req.method ?? 'POST') as Dispatcher.HttpMethod;
+    this.path = req.url ?? request.path;
+    this.headers = buildUpstreamHeaders({ client: request.headers, decision: plan.headers, requestId: request.id, contentLength: plan.body.byteLength, clientIp: req.socket.remoteAddress });
+    this.body = plan.body;
+    this.targets = plan.targets;
+    this.maxAttempts = rt.maxAttempts;
+    this.requestId = request.id;
+    this.rewriteModel = plan.rewriteModel;
+    this.responseHeaders = plan.responseHeaders;
+    this.control = exchange;
+    this.headersTimeoutMs = rt.headersTimeoutMs;
+    this.bodyTimeoutMs = rt.bodyTimeoutMs;
+    this.onResponseStart = exchange.onResponseStart;
+    this.onAttemptFailed = exchange.onAttemptFailed;
   }
 }

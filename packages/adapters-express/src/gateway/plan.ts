@@ -45,24 +45,57 @@ export function orderTargets(targets: readonly Endpoint[], rotation: EndpointRot
  * @public
  */
 export function planFromDecision(decision: Decision, rotation: EndpointRotation | undefined): ForwardPlan {
-  const target = decision.request.targetModel;
-  const client = decision.clientModel;
-  let completed = false;
-  return {
-    targets: orderTargets([decision.primary, ...decision.fallbacks], rotation),
-    headers: decision.headers,
-    responseHeaders: decision.responseHeaders,
-    body: decision.body,
-    rewriteModel: target !== client && client !== '' ? { from: target, to: client } : undefined,
-    revoked: decision.revoked,
-    onResponseStart: (info) => { decision.onResponseStart(info); },
-    onUsage: (usage) => { decision.onUsage(usage); },
-    complete: (outcome) => {
-      if (completed) return;
-      completed = true;
-      decision.complete(outcome);
-    },
-  };
+  return new DecisionPlan(decision, rotation);
+}
+
+/**
+ * Plans are classes rather than object literals: a plan lives as long as its request, and V8 may
+ * pretenure a long-lived literal's allocation site, after which every young object the plan
+ * references survives scavenges until the next full GC (measured: ~3 MB promoted per scavenge).
+ */
+class DecisionPlan implements ForwardPlan {
+  readonly targets: readonly Endpoint[];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
+  readonly revoked: AbortSignal | undefined;
+  readonly #decision: Decision;
+  #completed = false;
+
+  constructor(decision: Decision, rotation: EndpointRotation | undefined) {
+    const target = decision.request.targetModel;
+    const client = decision.clientModel;
+    this.#decision = decision;
+    this.targets = orderTargets(decision.fallbacks.length === 0 ? [decision.primary] : [decision.primary, ...decision.fallbacks], rotation);
+    this.headers = decision.headers;
+    this.responseHeaders = decision.responseHeaders;
+    this.body = decision.body;
+    this.rewriteModel = target !== client && client !== '' ? new ModelRename(target, client) : undefined;
+    this.revoked = decision.revoked;
+  }
+
+  onResponseStart(info: ResponseStartInfo): void {
+    this.#decision.onResponseStart(info);
+  }
+
+  onUsage(usage: Usage): void {
+    this.#decision.onUsage(usage);
+  }
+
+  complete(outcome: RequestOutcome): void {
+    if (this.#completed) return;
+    this.#completed = true;
+    this.#decision.complete(outcome);
+  }
+}
+
+/** Upstream model name → client model name (a class for the same reason as the plans). */
+class ModelRename {
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {}
 }
 
 /**
@@ -82,16 +115,24 @@ export function failOpenPlan(pool: GatewayPool, request: InferenceRequest, model
   if (modelRewrite !== undefined && request.body !== undefined) {
     body = Buffer.from(JSON.stringify({ ...request.body, model: modelRewrite }));
   }
-  const noop = (): void => undefined;
-  return {
-    targets: orderTargets(targets, pool.rotation),
-    headers: { [DESTINATION_HEADER]: (targets[0] as Endpoint).address },
-    responseHeaders: {},
-    body,
-    rewriteModel: modelRewrite !== undefined && request.model !== '' ? { from: modelRewrite, to: request.model } : undefined,
-    revoked: undefined,
-    onResponseStart: noop,
-    onUsage: noop,
-    complete: noop,
-  };
+  return new FailOpenPlan(orderTargets(targets, pool.rotation), body, modelRewrite !== undefined && request.model !== '' ? new ModelRename(modelRewrite, request.model) : undefined);
+}
+
+/** FailOpen's plan: no decision behind it, so the lifecycle hooks do nothing. */
+class FailOpenPlan implements ForwardPlan {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly responseHeaders: Readonly<Record<string, string>> = {};
+  readonly revoked: AbortSignal | undefined = undefined;
+
+  constructor(
+    readonly targets: readonly Endpoint[],
+    readonly body: Uint8Array,
+    readonly rewriteModel: { readonly from: string; readonly to: string } | undefined,
+  ) {
+    this.headers = { [DESTINATION_HEADER]: (targets[0] as Endpoint).address };
+  }
+
+  onResponseStart(): void {}
+  onUsage(): void {}
+  complete(): void {}
 }

@@ -1,8 +1,7 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import { readClassificationHeader } from '../headers/header-bag.js';
 import type { InferenceRequest } from '../request/types.js';
-import { AttributeMap } from '../scheduling/attributes.js';
-import { DEFAULT_FAIRNESS_ID } from '../scheduling/make-request.js';
+import { createSchedulingRequest, DEFAULT_FAIRNESS_ID } from '../scheduling/make-request.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
 import type { PickOptions } from './types.js';
@@ -47,9 +46,7 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
     throw new SwitchyardError('BAD_REQUEST', 'model: required (the body names no model)');
   }
   const objective = nonEmpty(cls?.objective) ?? nonEmpty(header('objective'));
-  return {
-    request,
-    id: request.id,
+  return createSchedulingRequest(request, {
     targetModel,
     fairnessId: nonEmpty(cls?.fairnessId) ?? nonEmpty(header('fairnessId')) ?? DEFAULT_FAIRNESS_ID,
     objective,
@@ -58,6 +55,5 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
     sloTpotMs: sloMs(header('sloTpotMs')),
     receivedAt,
     subsetHint: options.subsetHint,
-    attributes: new AttributeMap(),
-  };
+  });
 }

@@ -10,8 +10,8 @@ import {
 } from './fields.js';
 import { readChatMessages } from './openai-parser.js';
 import type { ParsedRequestBody, RequestParser, RequestParserInput } from './parser.js';
-import { chatMessage, flattenContent } from './prompt-shapes.js';
-import type { ChatMessage, PromptView } from './types.js';
+import { chatMessage, chatPrompt, flattenContent } from './prompt-shapes.js';
+import type { ChatMessage } from './types.js';
 
 /** `system` is a string or an array of text blocks; it becomes the first message. */
 function systemMessage(body: JsonObject): ChatMessage | undefined {
@@ -25,11 +25,7 @@ function parseAnthropic(body: JsonObject, countTokens: boolean): ParsedRequestBo
   const system = systemMessage(body);
   const messages = readChatMessages(body);
   const tools = readOptionalArray(body, 'tools');
-  const prompt: PromptView = {
-    kind: 'chat',
-    messages: system === undefined ? messages : [system, ...messages],
-    toolsJson: tools === undefined ? undefined : JSON.stringify(tools),
-  };
+  const prompt = chatPrompt(system === undefined ? messages : Array.of(system, ...messages), tools === undefined ? undefined : JSON.stringify(tools));
   return {
     api: countTokens ? 'anthropic-count-tokens' : 'anthropic-messages',
     model: readModel(body),

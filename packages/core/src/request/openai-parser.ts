@@ -11,7 +11,7 @@ import {
   type JsonObject,
 } from './fields.js';
 import type { ParsedRequestBody, RequestParser, RequestParserInput } from './parser.js';
-import { chatMessage, flattenContent, promptFromInput } from './prompt-shapes.js';
+import { chatMessage, chatPrompt, flattenContent, promptFromInput } from './prompt-shapes.js';
 import type { ApiKind, ChatMessage, PromptView } from './types.js';
 
 /** Reads the fields every OpenAI-style body shares. */
@@ -40,19 +40,17 @@ export function readChatMessages(body: JsonObject, key = 'messages'): ChatMessag
   const raw = body[key];
   if (raw === undefined || raw === null) throw new SwitchyardError('BAD_REQUEST', `missing required field "${key}"`);
   if (!Array.isArray(raw)) throw fieldTypeError(key, 'an array of messages', raw);
-  const out: ChatMessage[] = [];
-  for (const [i, m] of raw.entries()) {
+  return raw.map((m: unknown, i) => {
     const path = `${key}[${i}]`;
     if (!isJsonObject(m)) throw fieldTypeError(path, 'an object', m);
     const role = readOptionalString(m, 'role', `${path}.role`) ?? '';
     const toolCalls = readOptionalArray(m, 'tool_calls', `${path}.tool_calls`);
-    out.push(chatMessage(role, flattenContent(m['content'], `${path}.content`), toolCalls === undefined ? undefined : JSON.stringify(toolCalls)));
-  }
-  return out;
+    return chatMessage(role, flattenContent(m['content'], `${path}.content`), toolCalls === undefined ? undefined : JSON.stringify(toolCalls));
+  });
 }
 
 function parseChat(body: JsonObject): ParsedRequestBody {
-  const prompt: PromptView = { kind: 'chat', messages: readChatMessages(body), toolsJson: toolsJson(body) };
+  const prompt = chatPrompt(readChatMessages(body), toolsJson(body));
   return common(body, 'openai-chat-completions', prompt, readFirstCount(body, ['max_completion_tokens', 'max_tokens']));
 }
 
@@ -64,7 +62,7 @@ function parseEmbeddings(body: JsonObject): ParsedRequestBody {
   // vLLM also accepts chat-style embedding requests (`messages` instead of `input`).
   const prompt: PromptView =
     body['input'] === undefined && body['messages'] !== undefined
-      ? { kind: 'chat', messages: readChatMessages(body), toolsJson: undefined }
+      ? chatPrompt(readChatMessages(body), undefined)
       : promptFromInput(body['input'], 'input');
   return common(body, 'openai-embeddings', prompt, undefined);
 }
@@ -73,10 +71,10 @@ function parseEmbeddings(body: JsonObject): ParsedRequestBody {
 function parseResponses(body: JsonObject): ParsedRequestBody {
   const messages: ChatMessage[] = [];
   const instructions = readOptionalString(body, 'instructions');
-  if (instructions !== undefined) messages.push({ role: 'system', content: instructions });
+  if (instructions !== undefined) messages.push(chatMessage('system', { text: instructions, media: [] }));
   const input = body['input'];
   if (typeof input === 'string') {
-    messages.push({ role: 'user', content: input });
+    messages.push(chatMessage('user', { text: input, media: [] }));
   } else if (Array.isArray(input)) {
     for (const [i, item] of input.entries()) {
       const path = `input[${i}]`;
@@ -87,13 +85,13 @@ function parseResponses(body: JsonObject): ParsedRequestBody {
       } else {
         // Function calls, their outputs, reasoning items: keep them in the prefix as JSON.
         const type = typeof item['type'] === 'string' ? item['type'] : 'item';
-        messages.push({ role: type, content: JSON.stringify(item) });
+        messages.push(chatMessage(type, { text: JSON.stringify(item), media: [] }));
       }
     }
   } else if (input !== undefined && input !== null) {
     throw fieldTypeError('input', 'a string or an array of input items', input);
   }
-  const prompt: PromptView = { kind: 'chat', messages, toolsJson: toolsJson(body) };
+  const prompt = chatPrompt(messages, toolsJson(body));
   return common(body, 'openai-responses', prompt, readFirstCount(body, ['max_output_tokens']));
 }
 

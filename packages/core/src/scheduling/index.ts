@@ -23,6 +23,7 @@ export type {
   ProfileHandler,
   StageDecider,
 } from './plugins.js';
+export { schedulingResult } from './scheduling-result.js';
 export { TraceRecorder } from './trace.js';
 export type { DecisionTrace, ProfileTrace, ScorerTrace } from './trace.js';
 export type { ExtensionPoint, PluginObserver } from './observer.js';

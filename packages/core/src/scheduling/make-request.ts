@@ -36,17 +36,38 @@ export const DEFAULT_FAIRNESS_ID = 'default-flow';
  * @public
  */
 export function createSchedulingRequest(request: InferenceRequest, init: SchedulingRequestInit = {}): SchedulingRequest {
-  return {
-    request,
-    id: request.id,
-    targetModel: init.targetModel ?? request.model,
-    fairnessId: init.fairnessId ?? DEFAULT_FAIRNESS_ID,
-    objective: init.objective,
-    priority: init.priority ?? 0,
-    sloTtftMs: init.sloTtftMs,
-    sloTpotMs: init.sloTpotMs,
-    receivedAt: init.receivedAt ?? 0,
-    subsetHint: init.subsetHint,
-    attributes: init.attributes ?? new AttributeMap(),
-  };
+  return new SchedulingRequestRecord(request, init);
+}
+
+/**
+ * A class, not an object literal: a scheduling request lives as long as its decision, and V8 may
+ * pretenure a long-lived literal's allocation site, after which every young object the request
+ * references survives scavenges until the next full GC (see `parseRequest`).
+ */
+class SchedulingRequestRecord implements SchedulingRequest {
+  readonly request: InferenceRequest;
+  readonly id: string;
+  readonly targetModel: string;
+  readonly fairnessId: string;
+  readonly objective: string | undefined;
+  readonly priority: number;
+  readonly sloTtftMs: number | undefined;
+  readonly sloTpotMs: number | undefined;
+  readonly receivedAt: number;
+  readonly subsetHint: readonly string[] | undefined;
+  readonly attributes: AttributeMap;
+
+  constructor(request: InferenceRequest, init: SchedulingRequestInit) {
+    this.request = request;
+    this.id = request.id;
+    this.targetModel = init.targetModel ?? request.model;
+    this.fairnessId = init.fairnessId ?? DEFAULT_FAIRNESS_ID;
+    this.objective = init.objective;
+    this.priority = init.priority ?? 0;
+    this.sloTtftMs = init.sloTtftMs;
+    this.sloTpotMs = init.sloTpotMs;
+    this.receivedAt = init.receivedAt ?? 0;
+    this.subsetHint = init.subsetHint;
+    this.attributes = init.attributes ?? new AttributeMap();
+  }
 }

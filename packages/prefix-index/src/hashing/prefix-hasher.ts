@@ -1,6 +1,7 @@
 import type { BlockKeys } from '../api/types.js';
 import { tokensToBytes } from './prompt-bytes.js';
 import { hashBytes, hashWords, wordsOf } from './block-hash.js';
+import { blockKeys } from '../api/records.js';
 
 /** Root keys remembered (model and salt are few; a client inventing salts only recycles the cache). */
 const ROOT_CACHE_SIZE = 1024;
@@ -88,14 +89,13 @@ export class PrefixHasher {
    */
   hashPrompts(prompts: readonly Uint8Array[], model: string, cacheSalt: string | undefined, options: ChainOptions): BlockKeys {
     const root = this.rootKey(model, cacheSalt);
-    const chains: Float64Array[] = [];
     let totalBlocks = 0;
-    for (const p of prompts) {
+    const chains = prompts.map((p) => {
       const chain = this.chainBytes(p, root, options);
       totalBlocks += chain.length;
-      chains.push(chain);
-    }
-    return { chains, blockSizeTokens: options.blockSizeTokens, totalBlocks };
+      return chain;
+    });
+    return blockKeys(chains, options.blockSizeTokens, totalBlocks);
   }
 }
 

@@ -74,7 +74,7 @@ export function encodePromptBytes(prompt: PromptView): Uint8Array[] {
         parts.push(m.role, m.content);
         if (m.toolCallsJson !== undefined) parts.push(m.toolCallsJson);
       }
-      return [packStrings(parts)];
+      return Array.of(packStrings(parts));
     }
     case 'tokens':
       return prompt.tokenIds.map((ids) => tokensToBytes(ids));

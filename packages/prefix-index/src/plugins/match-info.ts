@@ -2,6 +2,7 @@ import { Attributes, type PrefixMatchInfo, type SchedulingRequest } from '@switc
 import type { PrefixMatchResult } from '../api/types.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import { matchInfoAttribute } from './attributes.js';
+import { matchInfo } from '../api/records.js';
 
 const ZERO_MATCH = { weightedBlocks: 0, cachedBlocks: 0 };
 
@@ -24,12 +25,7 @@ export function publishMatchInfo(
   for (const id of candidateIds) {
     const m = result.byEndpoint.get(id) ?? ZERO_MATCH;
     if (m.cachedBlocks > best) best = m.cachedBlocks;
-    info.set(id, {
-      matchBlocks: Math.trunc(m.weightedBlocks),
-      totalBlocks: result.totalBlocks,
-      blockSizeTokens,
-      cachedBlocks: m.cachedBlocks,
-    });
+    info.set(id, matchInfo(Math.trunc(m.weightedBlocks), result.totalBlocks, blockSizeTokens, m.cachedBlocks));
   }
   request.attributes.set(Attributes.prefixMatch, info);
   request.attributes.set(matchInfoAttribute(producerName), info);

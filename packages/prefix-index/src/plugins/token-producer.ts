@@ -4,6 +4,7 @@ import { createLocalTokenizer } from '../tokenizer/local-tokenizer.js';
 import type { Tokenizer } from '../tokenizer/types.js';
 import { VllmRenderTokenizer } from '../tokenizer/vllm-render-tokenizer.js';
 import { PrefixAttributes } from './attributes.js';
+import { promptBytes } from '../api/records.js';
 import type { PrefixPluginEnv } from './env.js';
 import { resolveTokenParameters, tokenProducerParameters, type TokenProducerParams } from './token-parameters.js';
 
@@ -79,7 +80,7 @@ export class TokenProducer implements DataProducer {
 
   #setEstimate(request: SchedulingRequest): void {
     const prompts = encodePromptBytes(request.request.prompt);
-    request.attributes.set(PrefixAttributes.promptBytes, { prompts, estimated: true });
+    request.attributes.set(PrefixAttributes.promptBytes, promptBytes(prompts, true));
     request.attributes.set(Attributes.promptTokenCount, pseudoTokenCount(prompts));
   }
 
@@ -88,7 +89,7 @@ export class TokenProducer implements DataProducer {
     for (const t of tokens) count += t.length;
     request.attributes.set(Attributes.tokens, tokens);
     request.attributes.set(Attributes.promptTokenCount, count);
-    request.attributes.set(PrefixAttributes.promptBytes, { prompts: tokens.map((t) => tokensToBytes(t)), estimated: false });
+    request.attributes.set(PrefixAttributes.promptBytes, promptBytes(tokens.map((t) => tokensToBytes(t)), false));
   }
 }
 

@@ -12,6 +12,7 @@ import { DEFAULT_TIER_WEIGHTS, TierTable } from './tiers.js';
 import type { KvBatchSource, KvIngestProblem, PreciseKvIndexOptions } from './types.js';
 import { isFullAttention, RootKeyCache, saltOf } from './event-rules.js';
 import { LongestPrefixMatcher } from './prefix-matcher.js';
+import { blockKeys } from '../api/records.js';
 
 /** Per-endpoint state: its slot in the holder table and its engine-hash records. */
 type EndpointState = { readonly slot: number; handles: HandleStore };
@@ -87,7 +88,7 @@ export class PreciseKvIndex implements PrefixIndex {
       totalBlocks += c.length;
       return c;
     });
-    return { chains, blockSizeTokens: this.blockSizeTokens, totalBlocks };
+    return blockKeys(chains, this.blockSizeTokens, totalBlocks);
   }
 
   /** Applies one decoded batch of an endpoint's events (the push API; the ZMQ subscriber uses it too). */

@@ -3,6 +3,7 @@ import { joinHostPort } from '../../endpoints/address.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { ENCODERS_HEADER, PREFILLER_HEADER } from '../../headers/names.js';
 import { definePlugin } from '../../registry/types.js';
+import { schedulingResult } from '../../scheduling/scheduling-result.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import type { Plugin, ProfileHandler, RequestLifecycle, SchedulingProfile, SchedulingResult, StageDecider } from '../../scheduling/plugins.js';
 
@@ -100,7 +101,7 @@ export const disaggProfileHandlerPlugin = definePlugin({
       processResults(_c, _r, results) {
         const decode = results.get(dn);
         if (decode === undefined || decode === null) throw new SwitchyardError('REJECTED_SATURATED', `decode profile "${dn}" found no endpoint`);
-        return { profileResults: results, primaryProfileName: dn };
+        return schedulingResult(results, dn);
       },
       preRequest(_c, _r, result, headers) {
         const prefill = result.profileResults.get(pn)?.targets[0];

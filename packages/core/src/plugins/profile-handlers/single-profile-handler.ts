@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { definePlugin } from '../../registry/types.js';
+import { schedulingResult } from '../../scheduling/scheduling-result.js';
 import type { ProfileHandler, SchedulingProfile } from '../../scheduling/plugins.js';
 
 /** Type name of the single-profile handler, used by the config loader's defaulting. @public */
@@ -31,7 +32,7 @@ export function createSingleProfileHandler(name = SINGLE_PROFILE_HANDLER): Profi
       }
       const [profileName, result] = results.entries().next().value as [string, unknown];
       if (result === null) throw new SwitchyardError('REJECTED_SATURATED', `profile "${profileName}" found no endpoint`);
-      return { profileResults: results, primaryProfileName: profileName };
+      return schedulingResult(results, profileName);
     },
   };
 }
