@@ -75,9 +75,10 @@ class BodyReader {
 
   start(): void {
     const req = this.#req;
+    // No 'error' listener: an IncomingMessage only emits 'error' when one is attached, and a
+    // client that goes away mid-body is seen by 'close' anyway.
     req.on('data', this.#onData);
     req.on('end', this.#onEnd);
-    req.on('error', this.#onError);
     req.on('close', this.#onClose);
   }
 
@@ -95,10 +96,6 @@ class BodyReader {
     this.#settle(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.#size), undefined);
   };
 
-  readonly #onError = (): void => {
-    this.#settle(undefined, new ClientGoneError());
-  };
-
   readonly #onClose = (): void => {
     if (!this.#req.readableEnded) this.#settle(undefined, new ClientGoneError());
   };
@@ -111,16 +108,11 @@ class BodyReader {
     const req = this.#req;
     req.off('data', this.#onData);
     req.off('end', this.#onEnd);
-    req.off('error', this.#onError);
     req.off('close', this.#onClose);
-    // A late error on a request nobody reads any more must not become an unhandled 'error'.
-    req.on('error', ignore);
     if (error !== undefined) sink.onBodyError(error);
     else sink.onBody(body as Buffer);
   }
 }
-
-function ignore(): void {}
 
 function tooLarge(limit: number, what: string): SwitchyardError {
   return new SwitchyardError('PAYLOAD_TOO_LARGE', `request body exceeds maxBodyBytes (${limit}): ${what}`);

@@ -83,6 +83,14 @@ export function unwatchConnection(socket: Socket, watcher: ConnectionWatcher): v
 }
 
 /**
+ * True once the connection closed (or shutdown aborted it): the same moment its signal aborts,
+ * without `AbortSignal`'s checked getter.
+ */
+export function connectionClosed(socket: Socket): boolean {
+  return stateOf(socket).closed;
+}
+
+/**
  * Aborts a connection's signal and watchers with `reason` (graceful shutdown of requests still
  * being scheduled); the connection itself is closed by the server.
  * @public

@@ -7,7 +7,7 @@ import { startForward, type ForwardControl, type ForwardOptions, type ForwardRes
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
 import type { RouteResolution } from '../models/router.js';
 import { ClientGoneError, receiveBody, type BodySink } from './body.js';
-import { abortConnection, connectionSignal, unwatchConnection, watchConnection, type ConnectionWatcher } from './connection.js';
+import { abortConnection, connectionClosed, connectionSignal, unwatchConnection, watchConnection, type ConnectionWatcher } from './connection.js';
 import type { PoolMetrics } from './metrics.js';
 import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
 import { sendError } from './respond.js';
@@ -167,7 +167,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     try {
       this.#picked();
       const plan = planFromDecision(decision, (this.#route as RouteResolution).pool.rotation);
-      if (this.#signal?.aborted === true) {
+      if (connectionClosed(this.#req.socket)) {
         // The client left (or shutdown answered it) while the decision was being made.
         plan.complete({ kind: 'cancelled' });
         this.#finish();
@@ -184,7 +184,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       this.#picked();
       const rt = this.#rt;
       const res = this.res;
-      if (this.#signal?.aborted === true) {
+      if (connectionClosed(this.#req.socket)) {
         // Shutdown already answered; a departed client needs no answer.
         if (!res.headersSent) rt.metrics.clientAborts.labels('scheduling').inc();
         this.#finish();

@@ -5,6 +5,9 @@ import { createBodyProcessor, type BodyProcessor } from './body-processor.js';
 import { buildClientResponseHead, rawHeader } from './headers.js';
 import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
 
+/** Largest body (by upstream `content-length`) held back to go out with the end of the response. */
+const HOLD_LIMIT_BYTES = 64 * 1024;
+
 /**
  * How one upstream attempt ended.
  * - `ok`: the whole response was relayed.
@@ -55,6 +58,8 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   #waitingDrain = false;
   #contentType = '';
   #abortReason: Error | undefined;
+  /** Small bodies of known length are sent with the end of the response, in one write. */
+  #held: Buffer[] | undefined;
 
   constructor(ctx: AttemptContext, endpoint: Endpoint, done: (r: AttemptResult) => void) {
     this.#ctx = ctx;
@@ -91,12 +96,20 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     ctx.onResponseStart(this.#endpoint, status);
     const head = buildClientResponseHead(raw, this.#endpoint.address, ctx.requestId, processor.rewrites, ctx.responseHeaders);
     ctx.res.writeHead(status, head.headers);
+    if (!this.#contentType.startsWith('text/event-stream')) {
+      const length = Number(rawHeader(raw, 'content-length') ?? Number.NaN);
+      if (length <= HOLD_LIMIT_BYTES) this.#held = [];
+    }
     return true;
   }
 
   onData(chunk: Buffer): boolean {
     const out = this.#processor?.push(chunk);
     if (out === undefined || out.length === 0) return true;
+    if (this.#held !== undefined) {
+      this.#held.push(out);
+      return true;
+    }
     const res = this.#ctx.res;
     if (res.destroyed) return true;
     if (res.write(out)) return true;
@@ -111,7 +124,10 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     const processor = this.#processor;
     const tail = processor?.end();
     const res = this.#ctx.res;
-    if (tail !== undefined && tail.length > 0) res.end(tail);
+    const held = this.#held;
+    if (held !== undefined && tail !== undefined && tail.length > 0) held.push(tail);
+    const last = held === undefined ? tail : held.length <= 1 ? held[0] : Buffer.concat(held);
+    if (last !== undefined && last.length > 0) res.end(last);
     else res.end();
     this.#finish({ kind: 'ok', endpoint: this.#endpoint, status: this.#status, usage: processor?.usage });
   }

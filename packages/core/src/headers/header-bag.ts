@@ -14,19 +14,26 @@ export type HeaderInput =
  * @public
  */
 export function normalizeHeaders(input: HeaderInput): Record<string, string> {
-  const out: Record<string, string> = {};
+  // A class instance, not `{}`: the record lives as long as its request (see parseRequest).
+  const out = new HeaderRecord() as Record<string, string>;
   if (typeof (input as { forEach?: unknown }).forEach === 'function' && !(input instanceof Map) && !isPlainRecord(input)) {
     (input as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) => {
       out[name.toLowerCase()] = value;
     });
     return out;
   }
-  for (const [name, value] of Object.entries(input as Record<string, string | readonly string[] | undefined>)) {
+  const record = input as Record<string, string | readonly string[] | undefined>;
+  for (const name in record) {
+    if (!Object.hasOwn(record, name)) continue;
+    const value = record[name];
     if (value === undefined) continue;
     out[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
   }
   return out;
 }
+
+/** Lower-case header names to values. */
+class HeaderRecord {}
 
 function isPlainRecord(v: unknown): boolean {
   const proto: unknown = Object.getPrototypeOf(v);
