@@ -32,7 +32,8 @@ export function normalizeHeaders(input: HeaderInput): Record<string, string> {
   return out;
 }
 
-/** Lower-case header names to values. */
+/** Lower-case header names to values (an empty class: its instances get their keys per request). */
+// eslint-disable-next-line @typescript-eslint/no-extraneous-class
 class HeaderRecord {}
 
 function isPlainRecord(v: unknown): boolean {
