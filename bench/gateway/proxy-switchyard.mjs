@@ -1,7 +1,10 @@
 // Switchyard gateway for the benchmark.  node proxy-switchyard.mjs <port> <upstream,upstream> [mode]
-// mode "default" (the default): createGatewayFromConfig with llm-d's default scheduling config
-// (JSON parsed, prefix hashed, scored, picked, forwarded). mode "rr": the same handler with a
-// trivial round-robin scheduler, to separate gateway cost from scheduling cost.
+// Modes:
+// - "default": createGatewayFromConfig with llm-d's default scheduling config (JSON parsed, prefix
+//   hashed, scored, picked, forwarded, metrics scraped every 50 ms);
+// - "noscrape": the same without polling the upstreams' /metrics;
+// - "noprefix": llm-d's default profile without the prefix producers and scorer;
+// - "rr": the same handler with a trivial round-robin scheduler (gateway cost without scheduling).
 import { createServer } from 'node:http';
 import { EndpointPool, DESTINATION_HEADER } from '@switchyard/core';
 import * as express from '@switchyard/express';
@@ -9,6 +12,7 @@ import * as express from '@switchyard/express';
 const port = Number(process.argv[2]);
 const endpoints = process.argv[3].split(',');
 const mode = process.argv[4] ?? 'default';
+const NO_PREFIX = 'apiVersion: llm-d.ai/v1\nkind: EndpointPickerConfig\nplugins:\n- type: queue-scorer\n- type: kv-cache-utilization-scorer\n- type: max-score-picker\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: queue-scorer\n  - pluginRef: kv-cache-utilization-scorer\n  - pluginRef: max-score-picker\n';
 
 let handler;
 if (mode === 'rr') {
@@ -53,20 +57,8 @@ if (mode === 'rr') {
   const server = createServer(handler);
   server.keepAliveTimeout = 60_000;
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
-} else if (mode === 'picker') {
-  // The default config's scheduler behind a plain createGatewayHandler (like "rr"): isolates the
-  // scheduler's cost from the rest of createGatewayFromConfig's set-up.
-  const gateway = await express.createGatewayFromConfig({ endpoints, scrapeMetrics: true });
-  const built = gateway.pools[0].pool;
-  let acc = 0, n = 0;
-  const timed = { pick(r, o) { const t0 = performance.now(); const p = built.scheduler.pick(r, o); p.then(() => { acc += performance.now() - t0; n++; if (n % 20000 === 0) process.stderr.write(`pick in situ: ${(acc / n * 1000).toFixed(2)} µs\n`); }); return p; } };
-  handler = express.createGatewayHandler({ scheduler: process.env.TIME_PICK ? timed : built.scheduler, endpoints: built.endpoints });
-  const server = createServer(handler);
-  server.keepAliveTimeout = 60_000;
-  await new Promise((r) => server.listen(port, '127.0.0.1', r));
 } else {
-  // mode "noscrape": the default config without polling the upstreams' /metrics (isolates its cost).
-  const gateway = await express.createGatewayFromConfig({ endpoints, port, host: '127.0.0.1', scrapeMetrics: mode !== 'noscrape' });
+  const gateway = await express.createGatewayFromConfig({ endpoints, port, host: '127.0.0.1', scrapeMetrics: mode !== 'noscrape', ...(mode === 'noprefix' ? { prefixIndex: false, config: NO_PREFIX } : {}) });
   await gateway.listen();
 }
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
