@@ -4,6 +4,7 @@ import {
   type CycleContext,
   type DataProducer,
   type Endpoint,
+  type FastGaugeChild,
   type EndpointPool,
   type PluginDefinition,
   type RequestLifecycle,
@@ -100,6 +101,8 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   readonly #o: ApproximatePrefixProducerOptions;
   readonly #keysAttr;
   readonly #onRemoved: (e: Endpoint) => void;
+  /** `llm_d_epp_prefix_indexer_size{index}` for this index, resolved once. */
+  readonly #indexSize: FastGaugeChild | undefined;
 
   constructor(options: ApproximatePrefixProducerOptions) {
     this.#o = options;
@@ -112,6 +115,7 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
       new ApproximatePrefixIndex({
         capacityFor: (id) => this.#capacityFor(pool?.get(id)),
       });
+    this.#indexSize = options.metrics?.indexSize.labels(this.index.kind);
     this.#onRemoved = (e) => {
       this.index.removeEndpoint(e.id);
     };
@@ -143,7 +147,7 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
     const prefill = result.profileResults.get('prefill')?.targets[0];
     if (primary !== undefined) this.index.add(primary.id, keys);
     if (prefill !== undefined && prefill.id !== primary?.id) this.index.add(prefill.id, keys);
-    this.#o.metrics?.indexSize.labels(this.index.kind).set(this.index.size);
+    this.#indexSize?.set(this.index.size);
   }
 
   /**
