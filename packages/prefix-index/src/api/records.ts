@@ -1,6 +1,6 @@
 import type { PrefixMatchInfo } from '@switchyard/core';
 import type { PromptBytes } from '../plugins/attributes.js';
-import type { BlockKeys } from './types.js';
+import type { BlockKeys, KeyChain } from './types.js';
 
 /*
  * The per-request values this package stores in request attributes, as class instances rather
@@ -11,7 +11,7 @@ import type { BlockKeys } from './types.js';
 
 class BlockKeysRecord implements BlockKeys {
   constructor(
-    readonly chains: readonly Float64Array[],
+    readonly chains: readonly KeyChain[],
     readonly blockSizeTokens: number,
     readonly totalBlocks: number,
   ) {}
@@ -34,7 +34,7 @@ class MatchInfoRecord implements PrefixMatchInfo {
 }
 
 /** A {@link BlockKeys} value. */
-export function blockKeys(chains: readonly Float64Array[], blockSizeTokens: number, totalBlocks: number): BlockKeys {
+export function blockKeys(chains: readonly KeyChain[], blockSizeTokens: number, totalBlocks: number): BlockKeys {
   return new BlockKeysRecord(chains, blockSizeTokens, totalBlocks);
 }
 

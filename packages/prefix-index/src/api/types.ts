@@ -1,4 +1,12 @@
 /**
+ * One prompt's block keys, head block first: a plain array on the request path (a `Float64Array`
+ * longer than 8 keys has an off-heap backing store whose allocation costs ~0.5 µs), a
+ * `Float64Array` from `PrefixHasher.chainBytes`.
+ * @public
+ */
+export type KeyChain = ArrayLike<number> & Iterable<number>;
+
+/**
  * Block keys of one request: one chain of keys per prompt (a completions request may carry
  * several prompts; each gets its own chain). Keys are 53-bit non-negative integers stored as
  * float64, so indexes can keep them in typed arrays and numeric maps without bigint or string
@@ -7,7 +15,7 @@
  */
 export interface BlockKeys {
   /** One chain per prompt, head block first. */
-  readonly chains: readonly Float64Array[];
+  readonly chains: readonly KeyChain[];
   /** Block size in tokens the keys were computed with. */
   readonly blockSizeTokens: number;
   /** Sum of the chains' lengths. */

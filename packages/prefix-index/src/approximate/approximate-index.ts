@@ -1,5 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
-import type { BlockKeys, EndpointMatch, PrefixIndex, PrefixIndexStats, PrefixMatchResult } from '../api/types.js';
+import type { BlockKeys, EndpointMatch, KeyChain, PrefixIndex, PrefixIndexStats, PrefixMatchResult } from '../api/types.js';
 import { EndpointSlots } from '../table/endpoint-slots.js';
 import { KeyTable } from '../table/key-table.js';
 import { EntrySlab } from './entry-slab.js';
@@ -106,7 +106,7 @@ export class ApproximatePrefixIndex extends EventEmitter<ApproximatePrefixIndexE
       this.#lrus[slot] = lru;
     }
     for (let c = keys.chains.length - 1; c >= 0; c--) {
-      const chain = keys.chains[c] as Float64Array;
+      const chain = keys.chains[c] as KeyChain;
       for (let i = chain.length - 1; i >= 0; i--) this.#touch(chain[i] as number, slot, lru);
     }
     if (this.listenerCount('added') > 0) this.emit('added', endpointId, keys);

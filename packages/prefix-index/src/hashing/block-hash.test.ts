@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashBytes, hashWords, wordsOf } from './block-hash.js';
+import { chainWords, hashBytes, hashWords, wordsOf } from './block-hash.js';
 
 const popcount32 = (x: number): number => {
   let n = 0;
@@ -108,5 +108,25 @@ describe('53-bit block hash', () => {
     const mean = total / n;
     expect(mean).toBeGreaterThan(24.5);
     expect(mean).toBeLessThan(28.5);
+  });
+});
+
+describe('chained words', () => {
+  it('gives the same keys as hashing block by block', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (bytes, blockWords, seed) => {
+        const words = wordsOf(bytes);
+        const blocks = Math.ceil(words.length / blockWords);
+        const out = new Float64Array(blocks);
+        chainWords(words, bytes.byteLength, blockWords, seed, out, blocks);
+        let key = seed;
+        for (let i = 0; i < blocks; i++) {
+          const from = i * blockWords;
+          const to = Math.min(from + blockWords, words.length);
+          key = hashWords(words, from, to, Math.min(blockWords * 4, bytes.byteLength - from * 4), key);
+          expect(out[i]).toBe(key);
+        }
+      }),
+    );
   });
 });

@@ -44,8 +44,9 @@ function avalanche(h: number): number {
  * @returns a non-negative integer below 2^53
  */
 export function hashWords(words: Uint32Array, from: number, to: number, byteLength: number, prevKey: number): number {
-  let a = ((prevKey % TWO_32) ^ P1) | 0;
-  let b = (Math.floor(prevKey / TWO_32) ^ P2) | 0;
+  // `>>> 0` and `^` take the key modulo 2^32 and truncate the quotient (keys are below 2^53).
+  let a = (prevKey >>> 0) ^ P1;
+  let b = (prevKey / TWO_32) ^ P2;
   for (let i = from; i < to; i++) {
     const w = words[i] as number;
     a = Math.imul(rotl((a + Math.imul(w, P2)) | 0, 13), P1);
@@ -54,6 +55,34 @@ export function hashWords(words: Uint32Array, from: number, to: number, byteLeng
   a = avalanche(a ^ byteLength ^ rotl(b, 7));
   b = avalanche(b ^ Math.imul(byteLength, P5) ^ a);
   return (b & LOW_21) * TWO_32 + (a >>> 0);
+}
+
+/**
+ * Chains `out.length` blocks of `blockWords` words over `words` (the last block may be partial;
+ * `byteLength` is the length of the bytes the words were read from), starting from `prevKey`.
+ * The same keys as calling {@link hashWords} block by block, in one loop: per-block calls cost
+ * as much as the hashing for 64-byte blocks.
+ */
+export function chainWords(words: Uint32Array, byteLength: number, blockWords: number, prevKey: number, out: Float64Array | number[], n: number): void {
+  const total = words.length;
+  let key = prevKey;
+  let from = 0;
+  for (let block = 0; block < n; block++) {
+    const to = from + blockWords < total ? from + blockWords : total;
+    const bytes = Math.min(blockWords * 4, byteLength - from * 4);
+    let a = (key >>> 0) ^ P1;
+    let b = (key / TWO_32) ^ P2;
+    for (let i = from; i < to; i++) {
+      const w = words[i] as number;
+      a = Math.imul(rotl((a + Math.imul(w, P2)) | 0, 13), P1);
+      b = (Math.imul(rotl(b ^ Math.imul(w, P3), 17), P4) + a) | 0;
+    }
+    a = avalanche(a ^ bytes ^ rotl(b, 7));
+    b = avalanche(b ^ Math.imul(bytes, P5) ^ a);
+    key = (b & LOW_21) * TWO_32 + (a >>> 0);
+    out[block] = key;
+    from = to;
+  }
 }
 
 /**

@@ -1,10 +1,20 @@
 import type { BlockKeys } from '../api/types.js';
 import { tokensToBytes } from './prompt-bytes.js';
-import { hashBytes, hashWords, wordsOf } from './block-hash.js';
+import { chainWords, hashBytes, wordsOf } from './block-hash.js';
 import { blockKeys } from '../api/records.js';
 
 /** Root keys remembered (model and salt are few; a client inventing salts only recycles the cache). */
 const ROOT_CACHE_SIZE = 1024;
+
+/** Blocks of a prompt of `length` bytes under `options`. */
+function blockCount(length: number, options: ChainOptions): number {
+  const blockBytes = options.blockSizeTokens * 4;
+  if (!(blockBytes > 0)) throw new RangeError(`blockSizeTokens must be a positive integer, got ${options.blockSizeTokens}`);
+  const full = Math.floor(length / blockBytes);
+  const n = options.includePartial === false || length % blockBytes === 0 ? full : full + 1;
+  const cap = options.maxBlocks ?? 0;
+  return cap > 0 && n > cap ? cap : n;
+}
 
 /**
  * How one prompt is cut into blocks.
@@ -58,23 +68,18 @@ export class PrefixHasher {
    * `prevKey` (a root key or the last key of a parent chain).
    */
   chainBytes(bytes: Uint8Array, prevKey: number, options: ChainOptions): Float64Array {
-    const blockBytes = options.blockSizeTokens * 4;
-    if (!(blockBytes > 0)) throw new RangeError(`blockSizeTokens must be a positive integer, got ${options.blockSizeTokens}`);
     const length = bytes.byteLength;
-    const full = Math.floor(length / blockBytes);
-    let n = options.includePartial === false || length % blockBytes === 0 ? full : full + 1;
-    const cap = options.maxBlocks ?? 0;
-    if (cap > 0 && n > cap) n = cap;
+    const n = blockCount(length, options);
     const out = new Float64Array(n);
-    const words = wordsOf(bytes);
-    const blockWords = options.blockSizeTokens;
-    let key = prevKey;
-    for (let i = 0; i < n; i++) {
-      const from = i * blockWords;
-      const to = Math.min(from + blockWords, words.length);
-      key = hashWords(words, from, to, Math.min(blockBytes, length - i * blockBytes), key);
-      out[i] = key;
-    }
+    chainWords(wordsOf(bytes), length, options.blockSizeTokens, prevKey, out, n);
+    return out;
+  }
+
+  /** {@link PrefixHasher.chainBytes} into a plain array (the request path's form, see `KeyChain`). */
+  #chainToArray(bytes: Uint8Array, prevKey: number, options: ChainOptions): number[] {
+    const n = blockCount(bytes.byteLength, options);
+    const out = new Array<number>(n);
+    chainWords(wordsOf(bytes), bytes.byteLength, options.blockSizeTokens, prevKey, out, n);
     return out;
   }
 
@@ -91,7 +96,7 @@ export class PrefixHasher {
     const root = this.rootKey(model, cacheSalt);
     let totalBlocks = 0;
     const chains = prompts.map((p) => {
-      const chain = this.chainBytes(p, root, options);
+      const chain = this.#chainToArray(p, root, options);
       totalBlocks += chain.length;
       return chain;
     });
