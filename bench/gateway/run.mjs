@@ -108,11 +108,31 @@ async function singleConnectionLatency(url, seconds, headers = {}) {
 }
 
 /**
- * One measurement round of a target: load at CONNECTIONS for DURATION seconds, CPU from /proc,
- * then a single-connection latency probe. Rounds of all targets are interleaved so that drifting
- * background load on a shared machine hits every target alike.
+ * One round of a target, with every other proxy stopped. Rounds of all targets are interleaved
+ * so that drifting background load on a shared machine hits every target alike.
  */
 async function round(target) {
+  // Every other proxy is stopped (SIGSTOP) while this one is measured: idle gateways still scrape
+  // their upstreams every 50 ms and Portkey keeps timers, and on 2 cores that background work
+  // would be charged to whichever target is running.
+  const others = targetsToRun.filter((t) => t !== target && t.pid !== undefined);
+  for (const t of others) process.kill(t.pid, 'SIGSTOP');
+  try {
+    // The target was stopped during the other targets' rounds: let it catch up (timers, scrapes)
+    // and warm its pools before it is measured.
+    await new Promise((r) => setTimeout(r, 200));
+    await cannon(target.url, CONNECTIONS, 1, target.headers);
+    return await measureRound(target);
+  } finally {
+    for (const t of others) process.kill(t.pid, 'SIGCONT');
+  }
+}
+
+/**
+ * Load at CONNECTIONS for DURATION seconds, CPU from /proc, then a single-connection latency
+ * probe.
+ */
+async function measureRound(target) {
   const cpu0 = target.pid === undefined ? 0 : cpuSeconds(target.pid);
   const load = await cannon(target.url, CONNECTIONS, DURATION, target.headers);
   const cpu1 = target.pid === undefined ? 0 : cpuSeconds(target.pid);
