@@ -90,21 +90,29 @@ const cannon = (url, connections, duration, headers = {}) =>
 /** Sequential requests on one keep-alive connection, timed with hrtime (µs resolution). */
 async function singleConnectionLatency(url, seconds, headers = {}) {
   const u = new URL(url);
-  const pool = new Pool(u.origin, { connections: 1 });
+  const pool = new Pool(u.origin, { connections: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const samples = [];
+  let failures = 0;
   const end = performance.now() + seconds * 1000;
   try {
     while (performance.now() < end) {
       const t0 = process.hrtime.bigint();
-      const r = await pool.request({ path: u.pathname, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-      await r.body.arrayBuffer();
+      try {
+        const r = await pool.request({ path: u.pathname, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+        await r.body.arrayBuffer();
+      } catch (err) {
+        // A probe that fails is reported, not fatal: the run's other targets still count.
+        process.stderr.write(`latency probe of ${url} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        failures++;
+        continue;
+      }
       samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   } finally {
     await pool.close();
   }
   samples.sort((a, b) => a - b);
-  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)], n: samples.length };
+  return { p50: samples[Math.floor(samples.length / 2)], p90: samples[Math.floor(samples.length * 0.9)], n: samples.length, failures };
 }
 
 /**
@@ -137,7 +145,7 @@ async function measureRound(target) {
   const load = await cannon(target.url, CONNECTIONS, DURATION, target.headers);
   const cpu1 = target.pid === undefined ? 0 : cpuSeconds(target.pid);
   const lat = await singleConnectionLatency(target.url, LATENCY_SECONDS, target.headers);
-  const r = { ok: load['2xx'], errors: load.errors + load.non2xx + load.timeouts, cpu: cpu1 - cpu0, p50Loaded: load.latency.p50, p99Loaded: load.latency.p99, p50Single: lat.p50, p90Single: lat.p90 };
+  const r = { ok: load['2xx'], errors: load.errors + load.non2xx + load.timeouts + lat.failures, cpu: cpu1 - cpu0, p50Loaded: load.latency.p50, p99Loaded: load.latency.p99, p50Single: lat.p50, p90Single: lat.p90 };
   process.stderr.write(`${target.name}: ${JSON.stringify(r)}\n`);
   return r;
 }

@@ -36,7 +36,7 @@ const keys = hasher.hashPrompts(prompt, model, undefined, { blockSizeTokens: bs,
 // 8 endpoints hold the first 1000 blocks of this prompt (a hot shared prefix); everything else
 // is random blocks of other conversations, in 256-block chains, up to 1M entries in total.
 const index = new ApproximatePrefixIndex({ capacityFor: () => 31250 });
-const hot = { chains: [(keys.chains[0] as Float64Array).subarray(0, 1000)], blockSizeTokens: bs, totalBlocks: 1000 };
+const hot = { chains: [Array.from(keys.chains[0] as ArrayLike<number>).slice(0, 1000)], blockSizeTokens: bs, totalBlocks: 1000 };
 for (let i = 0; i < 8; i++) index.add(ids[i] as string, hot);
 const chain = new Float64Array(256);
 for (let e = 0; index.size < ENTRIES; e = (e + 1) % ENDPOINTS) {
