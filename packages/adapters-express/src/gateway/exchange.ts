@@ -166,7 +166,14 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   readonly #onDecision = (decision: Decision): void => {
     try {
       this.#picked();
-      const plan = planFromDecision(decision, (this.#route as RouteResolution).pool.rotation);
+      let plan: ForwardPlan;
+      try {
+        plan = planFromDecision(decision, (this.#route as RouteResolution).pool.rotation);
+      } catch (err) {
+        // Without a plan #fail cannot end the decision's lifecycle; end it here.
+        decision.complete({ kind: 'error', error: err });
+        throw err;
+      }
       if (connectionClosed(this.#req.socket)) {
         // The client left (or shutdown answered it) while the decision was being made.
         plan.complete({ kind: 'cancelled' });
@@ -221,8 +228,11 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #forward(plan: ForwardPlan): void {
     const rt = this.#rt;
     const req = this.#req;
-    const request = this.#request as InferenceRequest;
     this.#plan = plan;
+    // Everything that can throw comes before the request is registered as forwarding, so that a
+    // failure (answered by #fail) leaves nothing behind in the tracker, the gauges or the watchers.
+    if (plan.targets.length === 0) throw new SwitchyardError('INTERNAL', 'the plan has no endpoint to forward to');
+    const upstream = new UpstreamRequest(rt, req, this.#request as InferenceRequest, plan, this);
     if (!watchConnection(req.socket, this)) {
       plan.complete({ kind: 'cancelled' });
       this.#finish();
@@ -232,7 +242,6 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     rt.tracker.addForwarding(this);
     (this.#pm as PoolMetrics).inFlight.inc();
     this.#started = rt.clock.now();
-    const upstream = new UpstreamRequest(rt, req, request, plan, this);
     startForward(upstream, this.#onForwarded);
     // startForward armed `abort` synchronously; a revocation that came first applies now.
     if (plan.revoked?.aborted === true) this.#onRevoked();
