@@ -39,28 +39,9 @@ function avalanche(h: number): number {
 }
 
 /**
- * Hashes `words[from, to)` (the block) with the previous key as seed; `byteLength` is the block's
- * length in bytes, mixed in so that trailing zero bytes count.
- * @returns a non-negative integer below 2^53
- */
-export function hashWords(words: Uint32Array, from: number, to: number, byteLength: number, prevKey: number): number {
-  // `>>> 0` and `^` take the key modulo 2^32 and truncate the quotient (keys are below 2^53).
-  let a = (prevKey >>> 0) ^ P1;
-  let b = (prevKey / TWO_32) ^ P2;
-  for (let i = from; i < to; i++) {
-    const w = words[i] as number;
-    a = Math.imul(rotl((a + Math.imul(w, P2)) | 0, 13), P1);
-    b = (Math.imul(rotl(b ^ Math.imul(w, P3), 17), P4) + a) | 0;
-  }
-  a = avalanche(a ^ byteLength ^ rotl(b, 7));
-  b = avalanche(b ^ Math.imul(byteLength, P5) ^ a);
-  return (b & LOW_21) * TWO_32 + (a >>> 0);
-}
-
-/**
- * Chains `out.length` blocks of `blockWords` words over `words` (the last block may be partial;
- * `byteLength` is the length of the bytes the words were read from), starting from `prevKey`.
- * The same keys as calling {@link hashWords} block by block, in one loop: per-block calls cost
+ * Chains `n` blocks of `blockWords` words over `words` into `out` (the last block may be partial;
+ * `byteLength` is the length of the bytes the words were read from), starting from `prevKey`:
+ * each block's key seeds the next. One loop for the whole chain: a function call per block cost
  * as much as the hashing for 64-byte blocks.
  */
 export function chainWords(words: Uint32Array, byteLength: number, blockWords: number, prevKey: number, out: Float64Array | number[], n: number): void {
@@ -104,5 +85,7 @@ export function wordsOf(bytes: Uint8Array): Uint32Array {
  */
 export function hashBytes(bytes: Uint8Array, prevKey: number): number {
   const words = wordsOf(bytes);
-  return hashWords(words, 0, words.length, bytes.byteLength, prevKey);
+  const out = [0];
+  chainWords(words, bytes.byteLength, Math.max(1, words.length), prevKey, out, 1);
+  return out[0] as number;
 }
