@@ -38,7 +38,7 @@ describe('800 KB prompt', () => {
   bench('Buffer.from copy (baseline)', () => {
     Buffer.from(bytes);
   });
-  bench('chained xxh64, 64-token blocks (pre-encoded bytes)', () => {
+  bench('chained block hash, 64-token blocks (pre-encoded bytes)', () => {
     hasher.chainBytes(bytes, root, opts);
   });
   bench('encode 40-message chat + hash', () => {

@@ -191,7 +191,7 @@ export function approximateOptionsOf(p: ApproximateProducerParams): Omit<Approxi
 export function approximateProducerDefinition(env: PrefixPluginEnv): PluginDefinition<ApproximateProducerParams> {
   return definePlugin({
     type: APPROX_PREFIX_PRODUCER,
-    description: 'Approximate prefix-cache match info learnt from routing decisions (chained xxh64 blocks, per-endpoint LRU).',
+    description: 'Approximate prefix-cache match info learnt from routing decisions (chained 53-bit block keys, per-endpoint LRU).',
     parameters: approximateProducerParameters,
     consumes: [PrefixAttributes.promptBytes.name],
     produces: [Attributes.prefixMatch.name],
