@@ -43,7 +43,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * many long-lived emitters at start-up makes that likely), so `req`'s listener table can live in
  * the old generation, and any listener still attached keeps the sink, and through it the whole
  * request (parsed body, decision, prefix keys), alive through every young-generation GC until
- * the next full GC. Measured in the gateway benchmark: ~3 MB promoted per scavenge, 10-15 µs per
+ * the next full GC. Measured in the gateway benchmark: ~2.5 MB promoted per scavenge, 10-15 µs per
  * request, until the listeners were removed.
  */
 export function receiveBody(req: IncomingMessage, limit: number, sink: BodySink): void {

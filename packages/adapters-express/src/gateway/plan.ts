@@ -51,7 +51,7 @@ export function planFromDecision(decision: Decision, rotation: EndpointRotation 
 /**
  * Plans are classes rather than object literals: a plan lives as long as its request, and V8 may
  * pretenure a long-lived literal's allocation site, after which every young object the plan
- * references survives scavenges until the next full GC (measured: ~3 MB promoted per scavenge).
+ * references survives scavenges until the next full GC (see docs/architecture.md).
  */
 class DecisionPlan implements ForwardPlan {
   readonly targets: readonly Endpoint[];
@@ -67,7 +67,7 @@ class DecisionPlan implements ForwardPlan {
     const target = decision.request.targetModel;
     const client = decision.clientModel;
     this.#decision = decision;
-    this.targets = orderTargets(decision.fallbacks.length === 0 ? [decision.primary] : [decision.primary, ...decision.fallbacks], rotation);
+    this.targets = orderTargets([decision.primary, ...decision.fallbacks], rotation);
     this.headers = decision.headers;
     this.responseHeaders = decision.responseHeaders;
     this.body = decision.body;
