@@ -158,7 +158,7 @@ export function parseRequest(input: RequestInput, options: ParseOptions = {}): I
  * The parsed request. A class rather than an object literal on purpose: V8 may pretenure an
  * object-literal allocation site whose objects outlive a young-generation GC (a request lives
  * until its response ends), and a pretenured request then keeps everything it references alive
- * through every scavenge until the next full GC. In the gateway that promoted about 3 MB per
+ * through every scavenge until the next full GC. In the gateway that promoted about 2.5 MB per
  * scavenge and cost 10-15 µs per request; class instances have no allocation site to pretenure.
  */
 class ParsedRequest implements InferenceRequest {

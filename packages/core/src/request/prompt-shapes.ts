@@ -49,7 +49,7 @@ export function promptFromInput(value: unknown, path: string): PromptView {
  * (`Array.of`, `map`), never object or array literals. They live as long as the request, and V8
  * may pretenure a literal's allocation site whose objects outlive a young-generation GC; a
  * pretenured object then keeps every young object it references alive through each scavenge
- * until the next full GC (in the gateway: ~3 MB promoted per scavenge, 10-15 µs per request).
+ * until the next full GC (in the gateway: ~2.5 MB promoted per scavenge, 10-15 µs per request).
  * Classes and builtin-made arrays have no allocation site to pretenure.
  */
 
