@@ -9,11 +9,18 @@ export interface ConnectionWatcher {
   onConnectionClosed(reason: Error): void;
 }
 
-/** Per-connection state, created on the first request of a connection. */
-class ConnectionState {
+/**
+ * A client connection as the gateway sees it, created on the connection's first request: one
+ * abort signal for all its requests (an HTTP/1.1 request cannot outlive its connection, and an
+ * `AbortController` per request costs more than most of a gateway hop), and a set of watchers to
+ * cut short when it closes. A request being forwarded is watched through the set rather than
+ * with a listener on the signal: adding and removing `EventTarget` listeners is one of the
+ * larger costs of a forwarded request, a set insertion is not.
+ */
+export class Connection {
   #controller: AbortController | undefined;
   #reason: Error | undefined;
-  readonly watchers = new Set<ConnectionWatcher>();
+  readonly #watchers = new Set<ConnectionWatcher>();
 
   constructor(socket: Socket) {
     socket.once('close', () => {
@@ -21,10 +28,12 @@ class ConnectionState {
     });
   }
 
+  /** True once the connection closed (or shutdown aborted it), the moment its signal aborts. */
   get closed(): boolean {
     return this.#reason !== undefined;
   }
 
+  /** The connection's abort signal (created on first use). */
   signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
@@ -33,23 +42,43 @@ class ConnectionState {
     return this.#controller.signal;
   }
 
+  /**
+   * Calls `watcher.onConnectionClosed` when the connection closes, until {@link Connection.unwatch}.
+   * @returns false (and does not watch) when the connection is already closed
+   */
+  watch(watcher: ConnectionWatcher): boolean {
+    if (this.closed) return false;
+    this.#watchers.add(watcher);
+    return true;
+  }
+
+  /** Stops watching (idempotent). */
+  unwatch(watcher: ConnectionWatcher): void {
+    this.#watchers.delete(watcher);
+  }
+
+  /**
+   * Aborts the signal and the watchers with `reason` (graceful shutdown of requests still being
+   * scheduled); the connection itself is closed by the server.
+   */
   close(reason: Error): void {
     if (this.#reason !== undefined) return;
     this.#reason = reason;
     this.#controller?.abort(reason);
-    for (const w of [...this.watchers]) w.onConnectionClosed(reason);
-    this.watchers.clear();
+    for (const w of [...this.#watchers]) w.onConnectionClosed(reason);
+    this.#watchers.clear();
   }
 }
 
-function stateOf(socket: Socket): ConnectionState {
-  const s = socket as Socket & { [kConnection]?: ConnectionState };
-  let state = s[kConnection];
-  if (state === undefined) {
-    state = new ConnectionState(socket);
-    s[kConnection] = state;
+/** The {@link Connection} of a client socket. */
+export function connectionOf(socket: Socket): Connection {
+  const s = socket as Socket & { [kConnection]?: Connection };
+  let connection = s[kConnection];
+  if (connection === undefined) {
+    connection = new Connection(socket);
+    s[kConnection] = connection;
   }
-  return state;
+  return connection;
 }
 
 /**
@@ -60,41 +89,5 @@ function stateOf(socket: Socket): ConnectionState {
  * @public
  */
 export function connectionSignal(socket: Socket): AbortSignal {
-  return stateOf(socket).signal();
-}
-
-/**
- * Calls `watcher.onConnectionClosed` when the connection closes, until {@link unwatchConnection}.
- * The gateway watches its requests this way rather than with a listener on the connection's
- * `AbortSignal`: adding and removing `EventTarget` listeners is one of the larger costs of a
- * forwarded request, a set insertion is not.
- * @returns false (and does not watch) when the connection is already closed
- */
-export function watchConnection(socket: Socket, watcher: ConnectionWatcher): boolean {
-  const state = stateOf(socket);
-  if (state.closed) return false;
-  state.watchers.add(watcher);
-  return true;
-}
-
-/** Stops watching (idempotent). */
-export function unwatchConnection(socket: Socket, watcher: ConnectionWatcher): void {
-  stateOf(socket).watchers.delete(watcher);
-}
-
-/**
- * True once the connection closed (or shutdown aborted it): the same moment its signal aborts,
- * without `AbortSignal`'s checked getter.
- */
-export function connectionClosed(socket: Socket): boolean {
-  return stateOf(socket).closed;
-}
-
-/**
- * Aborts a connection's signal and watchers with `reason` (graceful shutdown of requests still
- * being scheduled); the connection itself is closed by the server.
- * @public
- */
-export function abortConnection(socket: Socket, reason: Error): void {
-  stateOf(socket).close(reason);
+  return connectionOf(socket).signal();
 }

@@ -7,7 +7,7 @@ import { startForward, type ForwardControl, type ForwardOptions, type ForwardRes
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
 import type { RouteResolution } from '../models/router.js';
 import { ClientGoneError, receiveBody, type BodySink } from './body.js';
-import { abortConnection, connectionClosed, connectionSignal, unwatchConnection, watchConnection, type ConnectionWatcher } from './connection.js';
+import { connectionOf, type Connection, type ConnectionWatcher } from './connection.js';
 import type { PoolMetrics } from './metrics.js';
 import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
 import { sendError } from './respond.js';
@@ -44,6 +44,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   readonly #rt: GatewayRuntime;
   readonly #req: IncomingMessage;
+  #connection: Connection | undefined;
   /** The client response. */
   readonly res: ServerResponse;
   readonly #path: string;
@@ -62,6 +63,11 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.res = res;
     this.#path = path;
     this.#onDone = onDone;
+  }
+
+  /** The client connection (signal for the pick, watchers for the forward), looked up once. */
+  get #conn(): Connection {
+    return (this.#connection ??= connectionOf(this.#req.socket));
   }
 
   start(preRead: Uint8Array | undefined): void {
@@ -119,7 +125,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   shutdown(): void {
     sendError(this.res, shuttingDown(), {}, true);
     // Cancels the pick (a queued request frees its slot); the connection is closing anyway.
-    abortConnection(this.#req.socket, shuttingDown());
+    this.#conn.close(shuttingDown());
   }
 
   #schedule(classification: Classification | undefined): void {
@@ -132,7 +138,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       }
       const request = this.#request as InferenceRequest;
       const pm = this.#pm as PoolMetrics;
-      const signal = connectionSignal(this.#req.socket);
+      const signal = this.#conn.signal();
       this.#signal = signal;
       this.#started = rt.clock.now();
       rt.tracker.addPending(this);
@@ -174,7 +180,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         decision.complete({ kind: 'error', error: err });
         throw err;
       }
-      if (connectionClosed(this.#req.socket)) {
+      if (this.#conn.closed) {
         // The client left (or shutdown answered it) while the decision was being made.
         plan.complete({ kind: 'cancelled' });
         this.#finish();
@@ -191,7 +197,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       this.#picked();
       const rt = this.#rt;
       const res = this.res;
-      if (connectionClosed(this.#req.socket)) {
+      if (this.#conn.closed) {
         // Shutdown already answered; a departed client needs no answer.
         if (!res.headersSent) rt.metrics.clientAborts.labels('scheduling').inc();
         this.#finish();
@@ -233,7 +239,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     // failure (answered by #fail) leaves nothing behind in the tracker, the gauges or the watchers.
     if (plan.targets.length === 0) throw new SwitchyardError('INTERNAL', 'the plan has no endpoint to forward to');
     const upstream = new UpstreamRequest(rt, req, this.#request as InferenceRequest, plan, this);
-    if (!watchConnection(req.socket, this)) {
+    if (!this.#conn.watch(this)) {
       plan.complete({ kind: 'cancelled' });
       this.#finish();
       return;
@@ -277,7 +283,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     const plan = this.#plan as ForwardPlan;
     try {
       plan.revoked?.removeEventListener('abort', this.#onRevoked);
-      unwatchConnection(this.#req.socket, this);
+      this.#conn.unwatch(this);
       rt.tracker.deleteForwarding(this);
       pm.inFlight.dec();
       if (result.attempts > 1) pm.retries.inc(result.attempts - 1);
@@ -348,7 +354,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #finish(): void {
     if (this.#done) return;
     this.#done = true;
-    if (this.#plan !== undefined) unwatchConnection(this.#req.socket, this);
+    if (this.#plan !== undefined) this.#conn.unwatch(this);
     const res = this.res;
     this.#rt.metrics.countRequest('inference', res.headersSent ? res.statusCode : CLIENT_CLOSED);
     this.#onDone?.();

@@ -96,10 +96,8 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     ctx.onResponseStart(this.#endpoint, status);
     const head = buildClientResponseHead(raw, this.#endpoint.address, ctx.requestId, processor.rewrites, ctx.responseHeaders);
     ctx.res.writeHead(status, head.headers);
-    if (!this.#contentType.startsWith('text/event-stream')) {
-      const length = Number(rawHeader(raw, 'content-length') ?? Number.NaN);
-      if (length <= HOLD_LIMIT_BYTES) this.#held = [];
-    }
+    const length = head.contentLength;
+    if (length !== undefined && length <= HOLD_LIMIT_BYTES && !this.#contentType.startsWith('text/event-stream')) this.#held = [];
     return true;
   }
 

@@ -73,6 +73,8 @@ export interface ClientResponseHead {
   readonly headers: string[];
   /** Upstream content type (lower-cased), if any. */
   readonly contentType: string | undefined;
+  /** Upstream `content-length`, if it sent a valid one (even when the head drops it). */
+  readonly contentLength: number | undefined;
 }
 
 /**
@@ -90,9 +92,15 @@ export function buildClientResponseHead(
 ): ClientResponseHead {
   const headers: string[] = [];
   let contentType: string | undefined;
+  let contentLength: number | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = text(raw[i]).toLowerCase();
-    if (RESPONSE_DROP.has(name) || (bodyRewritten && name === 'content-length')) continue;
+    if (RESPONSE_DROP.has(name)) continue;
+    if (name === 'content-length') {
+      const n = Number(text(raw[i + 1]));
+      if (Number.isSafeInteger(n) && n >= 0) contentLength = n;
+      if (bodyRewritten) continue;
+    }
     const value = text(raw[i + 1]);
     if (name === 'content-type') contentType = value.toLowerCase();
     if (name === REQUEST_ID_HEADER) continue;
@@ -100,7 +108,7 @@ export function buildClientResponseHead(
   }
   headers.push(DESTINATION_SERVED_HEADER, served, REQUEST_ID_HEADER, requestId);
   for (const name in extra) headers.push(name, extra[name] as string);
-  return { headers, contentType };
+  return { headers, contentType, contentLength };
 }
 
 /** Header names and values are latin1 on the wire (RFC 9110 §5.5); decoding them so is also the cheapest. */
