@@ -40,6 +40,21 @@ export async function driveWorkload(o: DriveOptions): Promise<RequestRecord[]> {
     let firstTokenMs: number | undefined;
     let endpoint: string | undefined;
     let usage: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } } | undefined;
+    // What the client saw; an error keeps the timings it got so far and no token counts.
+    const record = (status: 'ok' | 'error', counts = status === 'ok' ? usage : undefined): RequestRecord => ({
+      id: item.id,
+      tenant: item.tenant,
+      priority: item.priority,
+      endpoint,
+      arrivalMs,
+      dispatchMs: undefined,
+      firstTokenMs,
+      finishMs: now(),
+      promptTokens: counts?.prompt_tokens ?? item.promptLength,
+      cachedTokens: counts?.prompt_tokens_details?.cached_tokens ?? 0,
+      outputTokens: counts?.completion_tokens ?? 0,
+      status,
+    });
     try {
       const { data: stream, response } = await client.completions
         .create({ model: o.model, prompt: Array.from(materializePrompt(item)), max_tokens: item.maxOutputTokens, stream: true, stream_options: { include_usage: true } })
@@ -49,37 +64,10 @@ export async function driveWorkload(o: DriveOptions): Promise<RequestRecord[]> {
         if (firstTokenMs === undefined && (chunk.choices[0]?.text ?? '') !== '') firstTokenMs = now();
         if (chunk.usage) usage = chunk.usage;
       }
-      records.push({
-        id: item.id,
-        tenant: item.tenant,
-        priority: item.priority,
-        endpoint,
-        arrivalMs,
-        dispatchMs: undefined,
-        firstTokenMs,
-        finishMs: now(),
-        promptTokens: usage?.prompt_tokens ?? item.promptLength,
-        cachedTokens: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-        outputTokens: usage?.completion_tokens ?? 0,
-        status: 'ok',
-      });
+      records.push(record('ok'));
     } catch (err) {
       errors++;
-      records.push({
-        id: item.id,
-        tenant: item.tenant,
-        priority: item.priority,
-        endpoint,
-        arrivalMs,
-        dispatchMs: undefined,
-        firstTokenMs,
-        finishMs: now(),
-        promptTokens: item.promptLength,
-        cachedTokens: 0,
-        outputTokens: 0,
-        status: 'error',
-        reason: err instanceof Error ? err.message.slice(0, 200) : String(err),
-      });
+      records.push({ ...record('error'), reason: err instanceof Error ? err.message.slice(0, 200) : String(err) });
     }
     o.onProgress?.(records.length, items.length, errors);
     // Closed loop: the next turns of this conversation start after a think time.
