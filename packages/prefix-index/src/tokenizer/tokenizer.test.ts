@@ -3,23 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, isSwitchyardError, type InferenceRequest, type PromptView } from '@switchyard/core';
 import { createLocalTokenizer, functionTokenizer, LruCache, readTokenIds, VllmRenderTokenizer } from '@switchyard/prefix-index';
+import { inferenceRequest } from '../plugins/test-requests.js';
 
 function request(prompt: PromptView, body: Record<string, unknown> = {}): InferenceRequest {
   const raw = new TextEncoder().encode(JSON.stringify({ prompt, body }));
-  return {
-    id: 'r1',
-    path: '/v1/chat/completions',
-    api: prompt.kind === 'chat' ? 'openai-chat-completions' : 'openai-completions',
-    headers: {},
-    model: 'm',
-    stream: false,
-    maxOutputTokens: undefined,
-    prompt,
-    cacheSalt: undefined,
-    byteSize: raw.byteLength,
-    body,
-    rawBody: raw,
-  };
+  return inferenceRequest(prompt, { id: 'r1', path: '/v1/chat/completions', body, rawBody: raw, byteSize: raw.byteLength });
 }
 
 const chat: PromptView = { kind: 'chat', toolsJson: undefined, messages: [{ role: 'user', content: 'hello world' }] };
