@@ -2,6 +2,7 @@
  * Timing helpers of the prefix-index benchmarks: run a function repeatedly and report the median,
  * so numbers do not depend on vitest bench's table (which has no median).
  */
+import { seededRandom } from '@switchyard/core';
 
 /** Median and minimum of a set of timings, ms. */
 export interface Timing {
@@ -34,17 +35,8 @@ export function settledBytes(): number {
   return m.heapUsed + m.external;
 }
 
-/** mulberry32. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic random numbers for the benchmarks' inputs (core's mulberry32). */
+export const prng = seededRandom;
 
 /** A random 53-bit key. */
 export function randomKey(rand: () => number): number {

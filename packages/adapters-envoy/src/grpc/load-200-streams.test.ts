@@ -5,7 +5,7 @@
  * in-flight counts on endpoints, no open streams.
  */
 import * as grpc from '@grpc/grpc-js';
-import { EndpointPicker, EndpointPool, ManualClock } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, ManualClock, seededRandom } from '@switchyard/core';
 import { startEppServer } from '@switchyard/envoy';
 import { createFlowController } from '@switchyard/flow-control';
 import { describe, expect, it } from 'vitest';
@@ -14,17 +14,6 @@ import { reqBody, reqHeaders, respBody, respHeaders } from '../test-support/wire
 
 const STREAMS = 200;
 
-/** Deterministic random numbers (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
@@ -46,7 +35,7 @@ describe('200 concurrent streams with random cancels', () => {
     const picker = new EndpointPicker({ pool, clock, admission: flow });
     const server = await startEppServer({ scheduler: picker, pool, host: '127.0.0.1', port: 0 });
     const envoy = new EnvoyEmulator(server.port);
-    const random = seeded(42);
+    const random = seededRandom(42);
     try {
       const streams: EmulatedStream[] = [];
       for (let i = 0; i < STREAMS; i++) {

@@ -2,6 +2,7 @@
  * Test-only helpers shared by the scheduler's tests (not exported from the package). They build
  * requests and pools the way adapters would, without depending on the request parser.
  */
+import { seededRandom } from '../clock/seeded-random.js';
 import { ManualClock } from '../clock/manual-clock.js';
 import { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint, EndpointMetrics } from '../endpoints/types.js';
@@ -80,17 +81,7 @@ export function cycleContext(opts: { random?: () => number; trace?: boolean; clo
   };
 }
 
-/** Small deterministic PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** Builds a plugin instance from its definition the way the config loader does. */
 export function instantiate<P>(

@@ -1,24 +1,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { EndpointPool, ManualClock, createConcurrencyDetector, isSwitchyardError, type AdmissionGrant } from '@switchyard/core';
+import { EndpointPool, ManualClock, createConcurrencyDetector, seededRandom, isSwitchyardError, type AdmissionGrant } from '@switchyard/core';
 import { createFlowController, createRoundRobinFairness, type QueueOutcome } from '@switchyard/flow-control';
 import { request } from '../test-fixtures.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-/** Deterministic PRNG (mulberry32) so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const heapMb = (): number => {
   gc();
@@ -28,7 +17,7 @@ const heapMb = (): number => {
 describe('soak', () => {
   it('200k requests with random priorities, tenants, sizes, cancellations and endpoint churn leak nothing', async () => {
     const TOTAL = 200_000;
-    const random = prng(42);
+    const random = seededRandom(42);
     const clock = new ManualClock();
     const pool = new EndpointPool();
     const live: string[] = [];

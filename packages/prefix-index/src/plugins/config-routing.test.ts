@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultRegistry, EndpointPicker, EndpointPool, loadConfig, parseRequest, type Decision, type PluginRegistry } from '@switchyard/core';
+import { createDefaultRegistry, EndpointPicker, seededRandom, EndpointPool, loadConfig, parseRequest, type Decision, type PluginRegistry } from '@switchyard/core';
 import { createPrefixHasher, loadPrefixIndexPlugins, registerPrefixIndexPlugins, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
 import { metrics } from './test-requests.js';
 
@@ -20,17 +20,6 @@ function poolOf(n: number): EndpointPool {
   return pool;
 }
 
-/** mulberry32, so picks repeat exactly. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const chatRequest = (messages: { role: string; content: string }[], max = 64) =>
   parseRequest({ path: '/v1/chat/completions', headers: {}, body: JSON.stringify({ model: 'llama', messages, max_tokens: max }) });
@@ -132,7 +121,7 @@ schedulingProfiles:
 async function routingPicker(maxTTFTPenaltyMs: number, endpoints = 8): Promise<EndpointPicker> {
   const pool = poolOf(endpoints);
   const config = loadConfig(ROUTING(maxTTFTPenaltyMs), { registry: await registry(), pool });
-  return new EndpointPicker({ pool, config, random: seeded(7) });
+  return new EndpointPicker({ pool, config, random: seededRandom(7) });
 }
 
 describe('routing through EndpointPicker', () => {
