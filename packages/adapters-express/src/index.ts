@@ -76,6 +76,7 @@ export {
   resolvePoolDocument,
   buildPool,
   createGatewayFromConfig,
+  createUndiciMetricsFetcher,
 } from './config/index.js';
 export type {
   GatewaySection,
@@ -87,6 +88,8 @@ export type {
   BuiltPool,
   GatewayFromConfigOptions,
   Gateway,
+  UndiciMetricsFetcherOptions,
+  ClosableMetricsFetcher,
 } from './config/index.js';
 export { parseGatewayArgs, GATEWAY_USAGE, runGatewayCli } from './cli/index.js';
 export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult } from './cli/index.js';

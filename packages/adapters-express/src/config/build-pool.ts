@@ -4,6 +4,7 @@ import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@s
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
 import { EndpointRotation } from '../gateway/rotation.js';
+import { createUndiciMetricsFetcher } from './metrics-fetcher.js';
 import type { GatewayEndpointInput, GatewaySection } from './schema.js';
 
 /**
@@ -100,7 +101,11 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
   }
   const picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics, poolName: spec.name });
-  const scraper = ctx.scrape ? new MetricsScraper({ pool: source, clock, intervalMs: section.metrics.scrapeIntervalMs, timeoutMs: section.metrics.scrapeTimeoutMs }) : undefined;
+  const fetcher = ctx.scrape ? createUndiciMetricsFetcher() : undefined;
+  const scraper =
+    fetcher === undefined
+      ? undefined
+      : new MetricsScraper({ pool: source, clock, intervalMs: section.metrics.scrapeIntervalMs, timeoutMs: section.metrics.scrapeTimeoutMs, fetch: fetcher });
   scraper?.start();
   return {
     pool: { name: spec.name, scheduler: picker, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
@@ -110,6 +115,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     close: async () => {
       await picker.close();
       await scraper?.stop();
+      await fetcher?.close();
       rotation?.close();
     },
   };
