@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, errorToResponse, type Endpoint, type Usage } from '@switchyard/core';
 import { createBodyProcessor, type BodyProcessor } from './body-processor.js';
-import { buildClientResponseHead, rawHeader } from './headers.js';
+import { buildClientResponseHead } from './headers.js';
 import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
 
 /** Largest body (by upstream `content-length`) held back to go out with the end of the response. */
@@ -90,11 +90,15 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     const ctx = this.#ctx;
     this.#status = status;
     this.#resume = resume;
-    this.#contentType = (rawHeader(raw, 'content-type') ?? '').toLowerCase();
+    const served = this.#endpoint.address;
+    // One pass over the raw headers; only a body that gets rewritten (model rename) needs a second
+    // one, to drop the upstream content-length.
+    let head = buildClientResponseHead(raw, served, ctx.requestId, false, ctx.responseHeaders);
+    this.#contentType = head.contentType ?? '';
     const processor = createBodyProcessor({ contentType: this.#contentType, rewriteModel: ctx.rewriteModel });
     this.#processor = processor;
+    if (processor.rewrites) head = buildClientResponseHead(raw, served, ctx.requestId, true, ctx.responseHeaders);
     ctx.onResponseStart(this.#endpoint, status);
-    const head = buildClientResponseHead(raw, this.#endpoint.address, ctx.requestId, processor.rewrites, ctx.responseHeaders);
     ctx.res.writeHead(status, head.headers);
     const length = head.contentLength;
     if (length !== undefined && length <= HOLD_LIMIT_BYTES && !this.#contentType.startsWith('text/event-stream')) this.#held = [];

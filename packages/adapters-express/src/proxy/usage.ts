@@ -1,4 +1,5 @@
 import type { Usage } from '@switchyard/core';
+import { FALLBACK, scanUsage } from './usage-scan.js';
 
 /**
  * Token usage as it appears in model-server responses. OpenAI-compatible servers (vLLM, SGLang)
@@ -87,7 +88,8 @@ const USAGE_KEY = Buffer.from('"usage"');
 
 /**
  * {@link extractUsage} on bytes: finds the last unescaped `"usage": {...}` with native byte search
- * and decodes only that object, so a JSON body is never converted to a string as a whole.
+ * and reads only that object (usually without `JSON.parse`), so a JSON body is never converted to
+ * a string as a whole.
  * @public
  */
 export function extractUsageFromBytes(buf: Buffer): Usage | undefined {
@@ -102,6 +104,8 @@ export function extractUsageFromBytes(buf: Buffer): Usage | undefined {
     const c = buf[j];
     if (c === 0x7b) depth++;
     else if (c === 0x7d && --depth === 0) {
+      const scanned = scanUsage(buf, i, j + 1);
+      if (scanned !== FALLBACK) return scanned;
       try {
         return usageFromWire(JSON.parse(buf.toString('latin1', i, j + 1)));
       } catch {
