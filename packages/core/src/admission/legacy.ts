@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { SaturationDetector } from '../saturation/types.js';
+import type { SchedulingRequest } from '../scheduling/request.js';
 import { createUtilizationDetector } from '../saturation/utilization-detector.js';
 import type { AdmissionController, AdmissionGrant } from './types.js';
 
@@ -32,17 +33,22 @@ export function createLegacyAdmissionController(options: LegacyAdmissionOptions)
   const detector = options.detector ?? createUtilizationDetector(undefined, clock);
   const pool = options.pool;
   const admitted = Promise.resolve(NOOP_GRANT);
+  /** The rejection of a sheddable request while the pool is saturated, or undefined. */
+  const rejection = (request: SchedulingRequest): SwitchyardError | undefined => {
+    if (request.priority >= 0) return undefined;
+    const saturation = detector.saturation(pool.list(), clock.now());
+    if (saturation < 1) return undefined;
+    return new SwitchyardError('REJECTED_SHEDDABLE', `sheddable request (priority ${request.priority}) rejected: pool saturation ${saturation.toFixed(2)} ≥ 1`);
+  };
   return {
     admit(request) {
-      if (request.priority < 0) {
-        const saturation = detector.saturation(pool.list(), clock.now());
-        if (saturation >= 1) {
-          return Promise.reject(
-            new SwitchyardError('REJECTED_SHEDDABLE', `sheddable request (priority ${request.priority}) rejected: pool saturation ${saturation.toFixed(2)} ≥ 1`),
-          );
-        }
-      }
-      return admitted;
+      const error = rejection(request);
+      return error === undefined ? admitted : Promise.reject(error);
+    },
+    admitNow(request) {
+      const error = rejection(request);
+      if (error !== undefined) throw error;
+      return NOOP_GRANT;
     },
   };
 }

@@ -27,6 +27,12 @@ export interface AdmissionController {
    * (queue full, TTL expired, cancelled via `signal`, shutting down, sheddable while saturated).
    */
   admit(request: SchedulingRequest, options?: { readonly signal?: AbortSignal }): Promise<AdmissionGrant>;
+  /**
+   * Decides at once when no waiting is involved, so the picker need not wait a microtask for an
+   * already settled `admit`: returns the grant, or throws the error `admit` would reject with, or
+   * returns undefined when it cannot decide at once (the picker then calls `admit`). Optional.
+   */
+  admitNow?(request: SchedulingRequest): AdmissionGrant | undefined;
   /** Stops admitting; queued requests are rejected with `REJECTED_SHUTTING_DOWN`. */
   close?(): Promise<void>;
 }

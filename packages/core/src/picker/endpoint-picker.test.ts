@@ -288,6 +288,63 @@ describe('EndpointPicker', () => {
       expect(admission.releases.map((r) => r.kind)).toEqual(['cancelled']);
     });
 
+    it('rejects an already cancelled request before admitting it, and one cancelled while an async producer runs', async () => {
+      const admission = recordingAdmission();
+      const gone = new AbortController();
+      gone.abort();
+      const e = await rejection(new EndpointPicker({ pool: fleet(1), admission }).pick(chat(), { signal: gone.signal }));
+      expect([e.status, e.reason]).toEqual([503, 'rejected-context-cancelled']);
+      expect(admission.releases).toEqual([]);
+      const controller = new AbortController();
+      const slow: DataProducer = {
+        type: 'slow',
+        name: 'slow',
+        produces: [],
+        consumes: [],
+        produce: async () => {
+          controller.abort();
+          await Promise.resolve();
+        },
+      };
+      const picker = new EndpointPicker({ pool: fleet(1), admission, config: createSchedulerConfig({ profiles: [{}], producers: [slow] }) });
+      const late = await rejection(picker.pick(chat(), { signal: controller.signal }));
+      expect(late.reason).toBe('rejected-context-cancelled');
+      expect(admission.releases.map((r) => r.kind)).toEqual(['cancelled']);
+    });
+
+    it('takes an immediate grant from admitNow, waits on admit when admitNow declines, and releases either once', async () => {
+      const calls: string[] = [];
+      const releases: string[] = [];
+      let immediate = true;
+      const admission: AdmissionController = {
+        admitNow: () => {
+          calls.push('now');
+          return immediate ? { release: () => releases.push('now') } : undefined;
+        },
+        admit: () => {
+          calls.push('admit');
+          return Promise.resolve({ release: () => releases.push('queued') });
+        },
+      };
+      const picker = new EndpointPicker({ pool: fleet(2), admission });
+      (await picker.pick(chat())).complete({ kind: 'success' });
+      immediate = false;
+      (await picker.pick(chat())).complete({ kind: 'success' });
+      expect(calls).toEqual(['now', 'now', 'admit']);
+      expect(releases).toEqual(['now', 'queued']);
+    });
+
+    it('turns an error thrown by admitNow into a rejected pick without calling admit', async () => {
+      const admission: AdmissionController = {
+        admitNow: () => {
+          throw new SwitchyardError('REJECTED_SHEDDABLE', 'saturated');
+        },
+        admit: () => Promise.reject(new Error('admit must not be called')),
+      };
+      const e = await rejection(new EndpointPicker({ pool: fleet(1), admission }).pick(chat()));
+      expect([e.status, e.code]).toEqual([429, 'REJECTED_SHEDDABLE']);
+    });
+
     it('passes response headers set by plugins (session token) to the decision', async () => {
       const { sessionAffinityScorerPlugin } = await import('@switchyard/core');
       const pool = fleet(2);

@@ -18,6 +18,26 @@ describe('admission', () => {
     expect(fc.stats()).toMatchObject({ queuedRequests: 0, inFlightRequests: 2 });
   });
 
+  it('admitNow grants a pass-through request without a promise and declines once the pool is saturated', async () => {
+    const { fc } = harness(1);
+    const a = fc.admitNow(request());
+    expect(a).toBeDefined();
+    expect(fc.stats()).toMatchObject({ queuedRequests: 0, inFlightRequests: 1 });
+    expect(fc.admitNow(request())).toBeUndefined();
+    const b = track(fc, request());
+    await flush();
+    expect(b.grant).toBeUndefined();
+    // With a request queued, nobody may overtake it even once a slot frees up.
+    expect(fc.admitNow(request())).toBeUndefined();
+    a?.release({ kind: 'success' });
+    await flush();
+    expect(b.grant).toBeDefined();
+    b.grant?.release({ kind: 'success' });
+    await fc.close();
+    expect(fc.admitNow(request())).toBeUndefined();
+    expect(fc.stats()).toMatchObject({ queuedRequests: 0, inFlightRequests: 0 });
+  });
+
   it('queues once saturated and dispatches when a slot is released', async () => {
     const { fc } = harness(1);
     const a = track(fc, request());

@@ -117,32 +117,17 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     if (signal?.aborted === true) {
       return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request was cancelled before admission'));
     }
+    const item = this.#item(request, options);
+    if (this.#passThrough(item)) return Promise.resolve(item);
+
     const table = this.#queues.table;
-    const exactNow = this.#clock.now();
-    // Objectives carry int32 priorities; anything else (NaN from a bad integration) goes to band 0.
-    const band = table.band(Number.isFinite(request.priority) ? request.priority : 0);
-    const flow = table.flow(band, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
-    // Whole milliseconds (rounded up, so a TTL never ends early) keep the item's time fields small integers.
-    const now = Math.ceil(exactNow);
-    const ttl = options.ttlMs ?? band.settings.requestTtlMs ?? this.config.defaultRequestTtlMs;
-    const item = new FlowItem(flow, request, this.#seq++, now, this.#estimate(request), ttl > 0 ? ttl : 0, options.deadline ?? NEVER);
-
-    // Pass-through: with nothing queued anywhere this request overtakes no one, so an open gate grants it at once.
-    if (table.totalRequests === 0 && !this.#dispatcher.inPass) {
-      const saturation = this.#gate.value(this.#outstanding, this.#outstandingTokens, exactNow);
-      if (saturation < this.#dispatcher.ceiling(band, saturation)) {
-        table.used(flow, now);
-        this.#grant(item, now);
-        return Promise.resolve(item);
-      }
-    }
-
+    const band = item.flow.band;
     const verdict = table.admits(band, item.byteSize);
     if (verdict !== 'ok') {
       const where = verdict === 'band' ? `band ${band.priority} (maxRequests ${band.settings.maxRequests}, maxBytes ${band.settings.maxBytes})` : 'the global limits';
       return this.#pool.size === 0
-        ? this.#refuse(request, flow, 'RejectedNoEndpoints', new SwitchyardError('REJECTED_NO_ENDPOINTS', `no endpoints available and the queue of ${where} is full`))
-        : this.#refuse(request, flow, 'RejectedCapacity', new SwitchyardError('REJECTED_SATURATED', `flow control queue full: ${where}`));
+        ? this.#refuse(request, item.flow, 'RejectedNoEndpoints', new SwitchyardError('REJECTED_NO_ENDPOINTS', `no endpoints available and the queue of ${where} is full`))
+        : this.#refuse(request, item.flow, 'RejectedCapacity', new SwitchyardError('REJECTED_SATURATED', `flow control queue full: ${where}`));
     }
     const promise = new Promise<AdmissionGrant>((resolve) => {
       item.resolve = resolve;
@@ -152,6 +137,45 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.emit('enqueued', item);
     this.#dispatcher.pass();
     return promise;
+  }
+
+  /**
+   * The pass-through part of {@link FlowController.admit}, without a promise: the grant when
+   * nothing is queued and the gate is open for the request's band, else undefined (then `admit`
+   * queues or refuses it).
+   */
+  admitNow(request: SchedulingRequest): AdmissionGrant | undefined {
+    if (this.#closing !== undefined || this.#queues.table.totalRequests !== 0 || this.#dispatcher.inPass) return undefined;
+    const item = this.#item(request, {});
+    return this.#passThrough(item) ? item : undefined;
+  }
+
+  /** The queue item of a request (its band, flow, size estimate and TTL). */
+  #item(request: SchedulingRequest, options: AdmitOptions): FlowItem {
+    const table = this.#queues.table;
+    // Objectives carry int32 priorities; anything else (NaN from a bad integration) goes to band 0.
+    const band = table.band(Number.isFinite(request.priority) ? request.priority : 0);
+    const flow = table.flow(band, request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
+    // Whole milliseconds (rounded up, so a TTL never ends early) keep the item's time fields small integers.
+    const now = Math.ceil(this.#clock.now());
+    const ttl = options.ttlMs ?? band.settings.requestTtlMs ?? this.config.defaultRequestTtlMs;
+    return new FlowItem(flow, request, this.#seq++, now, this.#estimate(request), ttl > 0 ? ttl : 0, options.deadline ?? NEVER);
+  }
+
+  /**
+   * Grants `item` at once when nothing is queued anywhere (it overtakes no one) and the gate is
+   * open for its band.
+   */
+  #passThrough(item: FlowItem): boolean {
+    const table = this.#queues.table;
+    if (table.totalRequests !== 0 || this.#dispatcher.inPass) return false;
+    const exactNow = this.#clock.now();
+    const saturation = this.#gate.value(this.#outstanding, this.#outstandingTokens, exactNow);
+    if (saturation >= this.#dispatcher.ceiling(item.flow.band, saturation)) return false;
+    const now = Math.ceil(exactNow);
+    table.used(item.flow, now);
+    this.#grant(item, now);
+    return true;
   }
 
   /**
