@@ -12,18 +12,18 @@ import type { Decision } from './types.js';
 const NO_FALLBACKS: readonly Endpoint[] = Object.freeze([]);
 
 /**
- * Everything a {@link PickDecision} needs besides the scheduling outcome.
+ * What every decision of one picker shares. One instance per picker: a per-request object literal
+ * here would live as long as the response and invite V8 to pretenure it (see docs/gateway.md).
  * @internal
  */
-export interface DecisionDeps {
-  readonly pool: EndpointPool;
-  readonly clock: Clock;
-  readonly grant: AdmissionGrant;
-  readonly lifecycle: readonly (Plugin & RequestLifecycle)[];
-  readonly metrics: SchedulerMetrics | undefined;
-  /** The request's bound metric series (set exactly when `metrics` is). */
-  readonly series: RequestSeries | undefined;
-  readonly onHookError: ((plugin: Plugin, hook: string, error: unknown) => void) | undefined;
+export class DecisionShared {
+  constructor(
+    readonly pool: EndpointPool,
+    readonly clock: Clock,
+    readonly lifecycle: readonly (Plugin & RequestLifecycle)[],
+    readonly metrics: SchedulerMetrics | undefined,
+    readonly onHookError: ((plugin: Plugin, hook: string, error: unknown) => void) | undefined,
+  ) {}
 }
 
 /**
@@ -58,13 +58,16 @@ export class PickDecision implements Decision {
   readonly responseHeaders: Readonly<Record<string, string>>;
   readonly body: Uint8Array;
   readonly trace: DecisionTrace | undefined;
-  readonly #deps: DecisionDeps;
+  readonly #shared: DecisionShared;
+  readonly #grant: AdmissionGrant;
+  /** The request's bound metric series (set exactly when metrics are on). */
+  readonly #series: RequestSeries | undefined;
   readonly #tokens: number;
   #serving: Endpoint;
   #done = false;
   #usage: Usage | undefined;
 
-  constructor(init: DecisionInit, deps: DecisionDeps) {
+  constructor(init: DecisionInit, shared: DecisionShared, grant: AdmissionGrant, series: RequestSeries | undefined) {
     this.request = init.request;
     this.primary = init.targets[0] as Endpoint;
     this.fallbacks = init.targets.length > 1 ? init.targets.slice(1) : NO_FALLBACKS;
@@ -73,11 +76,13 @@ export class PickDecision implements Decision {
     this.responseHeaders = init.responseHeaders;
     this.body = init.body;
     this.trace = init.trace;
-    this.#deps = deps;
+    this.#shared = shared;
+    this.#grant = grant;
+    this.#series = series;
     this.#tokens = init.tokens;
     this.#serving = this.primary;
-    deps.pool.addInFlight(this.primary.id, 1, init.tokens);
-    deps.series?.running.inc();
+    shared.pool.addInFlight(this.primary.id, 1, init.tokens);
+    series?.running.inc();
   }
 
   /** Model name the client asked for. */
@@ -87,7 +92,7 @@ export class PickDecision implements Decision {
 
   /** Aborts when admission revokes the request. */
   get revoked(): AbortSignal | undefined {
-    return this.#deps.grant.revoked;
+    return this.#grant.revoked;
   }
 
   /** True once {@link PickDecision.complete} ran. */
@@ -99,16 +104,16 @@ export class PickDecision implements Decision {
     if (this.#done) return;
     if (info.endpoint.id !== this.#serving.id) {
       // The gateway fell back: move the in-flight load to the endpoint that actually serves.
-      this.#deps.pool.addInFlight(this.#serving.id, -1, -this.#tokens);
-      this.#deps.pool.addInFlight(info.endpoint.id, 1, this.#tokens);
+      this.#shared.pool.addInFlight(this.#serving.id, -1, -this.#tokens);
+      this.#shared.pool.addInFlight(info.endpoint.id, 1, this.#tokens);
       this.#serving = info.endpoint;
     }
-    for (const p of this.#deps.lifecycle) {
+    for (const p of this.#shared.lifecycle) {
       if (p.onResponseStart === undefined) continue;
       try {
         p.onResponseStart(this.request, info);
       } catch (error) {
-        this.#deps.onHookError?.(p, 'onResponseStart', error);
+        this.#shared.onHookError?.(p, 'onResponseStart', error);
       }
     }
   }
@@ -116,12 +121,12 @@ export class PickDecision implements Decision {
   onUsage(usage: Usage): void {
     if (this.#done) return;
     this.#usage = usage;
-    for (const p of this.#deps.lifecycle) {
+    for (const p of this.#shared.lifecycle) {
       if (p.onUsage === undefined) continue;
       try {
         p.onUsage(this.request, usage, this.#serving);
       } catch (error) {
-        this.#deps.onHookError?.(p, 'onUsage', error);
+        this.#shared.onHookError?.(p, 'onUsage', error);
       }
     }
   }
@@ -129,17 +134,17 @@ export class PickDecision implements Decision {
   complete(outcome: RequestOutcome): void {
     if (this.#done) return;
     this.#done = true;
-    const deps = this.#deps;
-    deps.pool.addInFlight(this.#serving.id, -1, -this.#tokens);
+    const shared = this.#shared;
+    shared.pool.addInFlight(this.#serving.id, -1, -this.#tokens);
     try {
-      deps.grant.release(outcome);
+      this.#grant.release(outcome);
     } finally {
-      for (const p of deps.lifecycle) {
+      for (const p of shared.lifecycle) {
         if (p.onComplete === undefined) continue;
         try {
           p.onComplete(this.request, outcome, this.#serving);
         } catch (error) {
-          deps.onHookError?.(p, 'onComplete', error);
+          shared.onHookError?.(p, 'onComplete', error);
         }
       }
       this.#record(outcome);
@@ -147,11 +152,11 @@ export class PickDecision implements Decision {
   }
 
   #record(outcome: RequestOutcome): void {
-    const m = this.#deps.metrics;
-    const s = this.#deps.series;
+    const m = this.#shared.metrics;
+    const s = this.#series;
     if (m === undefined || s === undefined) return;
     s.running.dec();
-    s.duration.observe(Math.max(0, this.#deps.clock.now() - this.request.receivedAt) / 1000);
+    s.duration.observe(Math.max(0, this.#shared.clock.now() - this.request.receivedAt) / 1000);
     const usage = this.#usage ?? (outcome.kind === 'success' ? outcome.usage : undefined);
     if (usage !== undefined) {
       s.inputTokens.observe(usage.promptTokens);

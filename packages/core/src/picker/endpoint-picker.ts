@@ -20,7 +20,7 @@ import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
 import { TraceRecorder } from '../scheduling/trace.js';
 import { selectCandidates } from './candidates.js';
 import { classifyRequest } from './classify.js';
-import { PickDecision } from './decision.js';
+import { DecisionShared, PickDecision } from './decision.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
 import { prefersIfAvailable } from './prefer.js';
 import type { Decision, PickOptions, RequestScheduler } from './types.js';
@@ -103,6 +103,9 @@ export class EndpointPicker implements RequestScheduler {
   readonly #onHookError: EndpointPickerOptions['onHookError'];
   readonly #disagg: { decisionType(r: unknown): string } | undefined;
   readonly #unsubscribe: (() => void) | undefined;
+  readonly #shared: DecisionShared;
+  /** The cycle context of untraced requests, shared: it holds nothing request-specific. */
+  readonly #untracedCycle: CycleContext;
   #closing: Promise<void> | undefined;
 
   constructor(options: EndpointPickerOptions) {
@@ -115,6 +118,8 @@ export class EndpointPicker implements RequestScheduler {
     this.metrics = options.metrics;
     const config = options.config ?? defaultConfig(options.registry ?? createDefaultRegistry(), this.pool, this.#clock);
     this.scheduler = new Scheduler(config, { observer: options.metrics?.observer, onProducerError: options.onProducerError });
+    this.#untracedCycle = { clock: this.#clock, random: this.#random, trace: undefined };
+    this.#shared = new DecisionShared(this.pool, this.#clock, this.scheduler.lifecycle, this.metrics, this.#onHookError);
     this.admission = options.admission ?? createLegacyAdmissionController({ pool: this.pool, detector: options.saturationDetector, clock: this.#clock });
     const handler = config.profileHandler as Partial<{ decisionType(r: unknown): string }>;
     this.#disagg = typeof handler.decisionType === 'function' ? (handler as { decisionType(r: unknown): string }) : undefined;
@@ -163,7 +168,7 @@ export class EndpointPicker implements RequestScheduler {
       const candidates = selectCandidates(this.pool, options.subsetHint);
 
       const trace = options.trace === true ? new TraceRecorder(sreq.id, sreq.targetModel, sreq.priority, sreq.fairnessId) : undefined;
-      const ctx: CycleContext = { clock, random: this.#random, trace };
+      const ctx: CycleContext = trace === undefined ? this.#untracedCycle : { clock, random: this.#random, trace };
       const scheduler = this.scheduler;
       const observer = scheduler.sampleObserver();
       const t0 = metrics === undefined ? 0 : clock.now();
@@ -201,7 +206,9 @@ export class EndpointPicker implements RequestScheduler {
       const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);
       return new PickDecision(
         { request: sreq, targets, result, headers, responseHeaders: sreq.attributes.get(Attributes.responseHeaders) ?? {}, body, trace: trace?.trace, tokens },
-        { pool: this.pool, clock, grant, lifecycle: scheduler.lifecycle, metrics, series, onHookError: this.#onHookError },
+        this.#shared,
+        grant,
+        series,
       );
     } catch (error) {
       grant?.release(isSwitchyardError(error) && error.code === 'REJECTED_CONTEXT_CANCELLED' ? { kind: 'cancelled' } : { kind: 'error', error });
