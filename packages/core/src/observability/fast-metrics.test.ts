@@ -71,6 +71,28 @@ describe('fast metrics', () => {
     expect(metrics.requestSeries('x', 'y', 'f', '1')).toBe(s);
   });
 
+  it('resolve request series by all four labels, alternating or repeated', async () => {
+    const metrics = new SchedulerMetrics();
+    // Each request differs from the one before in one label.
+    const labels: [string, string, string, string][] = [
+      ['m', 'm', 'a', '0'],
+      ['m', 'm', 'b', '0'],
+      ['m', 'm', 'a', '0'],
+      ['m', 'm', 'a', '-1'],
+      ['m', 'lora', 'a', '-1'],
+      ['x', 'lora', 'a', '-1'],
+    ];
+    for (const [model, target, fairness, priority] of labels) metrics.requestSeries(model, target, fairness, priority).total.inc();
+    const values = (await metrics.requestTotal.get()).values.map((v) => [v.labels.model_name, v.labels.target_model_name, v.labels.fairness_id, v.labels.priority, v.value]);
+    expect(values).toEqual([
+      ['m', 'm', 'a', '0', 2],
+      ['m', 'm', 'b', '0', 1],
+      ['m', 'm', 'a', '-1', 1],
+      ['m', 'lora', 'a', '-1', 1],
+      ['x', 'lora', 'a', '-1', 1],
+    ]);
+  });
+
   it('label ready_endpoints per pool when pickers sharing one SchedulerMetrics are named', async () => {
     const metrics = new SchedulerMetrics();
     const a = new EndpointPool();

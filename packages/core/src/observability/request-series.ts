@@ -30,6 +30,7 @@ export class RequestSeriesCache {
   readonly #max: number;
   readonly #map = new Map<string, RequestSeries>();
   readonly #create: (labels: readonly [string, string, string, string], key: string) => RequestSeries;
+  #last: RequestSeries | undefined;
 
   constructor(max: number, create: (labels: readonly [string, string, string, string], key: string) => RequestSeries) {
     this.#max = max;
@@ -38,6 +39,13 @@ export class RequestSeriesCache {
 
   /** The series of these label values (created on first use). */
   get(model: string, target: string, fairness: string, priority: string): RequestSeries {
+    // Most requests repeat the previous request's labels (one model, one tenant): comparing four
+    // short strings is cheaper than building the joined key and hashing it.
+    const last = this.#last;
+    if (last !== undefined) {
+      const l = last.labels;
+      if (l[0] === model && l[1] === target && l[2] === fairness && l[3] === priority) return last;
+    }
     const key = `${model}\u0000${target}\u0000${fairness}\u0000${priority}`;
     let s = this.#map.get(key);
     if (s === undefined) {
@@ -45,6 +53,7 @@ export class RequestSeriesCache {
       s = this.#create([model, target, fairness, priority], key);
       this.#map.set(key, s);
     }
+    this.#last = s;
     return s;
   }
 }
