@@ -14,10 +14,18 @@ const server = createServer((req, res) => {
     const body = Buffer.concat(chunks);
     JSON.parse(body.toString());
     const target = ups[n++ % ups.length];
+    let resume;
     agent.dispatch({ origin: `http://${target}`, path: req.url, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body }, {
       onConnect() {}, onError(e) { res.destroy(e); },
-      onHeaders(status, raw) { const h = []; for (let i = 0; i < raw.length; i += 2) { const k = raw[i].toString('latin1').toLowerCase(); if (k !== 'connection' && k !== 'keep-alive') h.push(k, raw[i + 1].toString('latin1')); } res.writeHead(status, h); return true; },
-      onData(c) { return res.write(c); },
+      onHeaders(status, raw, resumeUpstream) { resume = resumeUpstream; const h = []; for (let i = 0; i < raw.length; i += 2) { const k = raw[i].toString('latin1').toLowerCase(); if (k !== 'connection' && k !== 'keep-alive') h.push(k, raw[i + 1].toString('latin1')); } res.writeHead(status, h); return true; },
+      // A full client socket pauses the upstream until it drains or closes; a closed one is not
+      // written to. (Returning res.write's result alone stalled the upstream connection for good
+      // whenever autocannon closed its connections mid-response at the end of a round.)
+      onData(c) {
+        if (res.destroyed || res.write(c)) return true;
+        res.once('drain', resume).once('close', resume);
+        return false;
+      },
       onComplete() { res.end(); },
     });
   });
