@@ -19,7 +19,7 @@ import type { CycleContext, DataProducer, Plugin } from '../scheduling/plugins.j
 import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
 import { TraceRecorder } from '../scheduling/trace.js';
 import { selectCandidates } from './candidates.js';
-import { classifyRequest } from './classify.js';
+import { classifyRequest, type ClassifyDeps } from './classify.js';
 import { DecisionShared, PickDecision } from './decision.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
 import { prefersIfAvailable } from './prefer.js';
@@ -69,6 +69,8 @@ function defaultConfig(registry: PluginRegistry, pool: EndpointPool, clock: Cloc
 }
 
 const encoder = new TextEncoder();
+/** Response headers of a decision no plugin added any to (shared, so frozen). */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * The scheduling brain a gateway holds per pool. `pick` classifies a parsed request (model
@@ -98,8 +100,7 @@ export class EndpointPicker implements RequestScheduler {
   readonly metrics: SchedulerMetrics | undefined;
   readonly #clock: Clock;
   readonly #random: () => number;
-  readonly #objectives: ObjectiveLookup | undefined;
-  readonly #rewrites: ModelRewriteResolver | undefined;
+  readonly #classifyDeps: ClassifyDeps;
   readonly #onHookError: EndpointPickerOptions['onHookError'];
   readonly #disagg: { decisionType(r: unknown): string } | undefined;
   readonly #unsubscribe: (() => void) | undefined;
@@ -112,8 +113,7 @@ export class EndpointPicker implements RequestScheduler {
     this.pool = options.pool;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
-    this.#objectives = options.objectives;
-    this.#rewrites = options.rewrites;
+    this.#classifyDeps = { objectives: options.objectives, rewrites: options.rewrites, random: this.#random };
     this.#onHookError = options.onHookError;
     this.metrics = options.metrics;
     const config = options.config ?? defaultConfig(options.registry ?? createDefaultRegistry(), this.pool, this.#clock);
@@ -151,7 +151,7 @@ export class EndpointPicker implements RequestScheduler {
     let series: RequestSeries | undefined;
     let grant: AdmissionGrant | undefined;
     try {
-      const sreq = classifyRequest(request, options, { objectives: this.#objectives, rewrites: this.#rewrites, random: this.#random }, receivedAt);
+      const sreq = classifyRequest(request, options, this.#classifyDeps, receivedAt);
       if (metrics !== undefined) {
         series = metrics.requestSeries(request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority));
         series.total.inc();
@@ -205,7 +205,7 @@ export class EndpointPicker implements RequestScheduler {
       const body = sreq.targetModel !== request.model && request.body !== undefined ? encoder.encode(JSON.stringify({ ...request.body, model: sreq.targetModel })) : request.rawBody;
       const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);
       return new PickDecision(
-        { request: sreq, targets, result, headers, responseHeaders: sreq.attributes.get(Attributes.responseHeaders) ?? {}, body, trace: trace?.trace, tokens },
+        { request: sreq, targets, result, headers, responseHeaders: sreq.attributes.get(Attributes.responseHeaders) ?? NO_HEADERS, body, trace: trace?.trace, tokens },
         this.#shared,
         grant,
         series,
