@@ -149,13 +149,14 @@ function scanObject(s: Scanner, counts: Counts, nested: boolean, inDetails: bool
 }
 
 /**
- * The usage in the JSON object spanning `buf[start, end)`, with `usageFromWire`'s semantics, or
- * `FALLBACK` when the object is not in the simple shape.
+ * The usage in the JSON object starting at `buf[start]` (read up to its closing brace, whatever
+ * follows), with `usageFromWire`'s semantics, or `FALLBACK` when the object is not in the simple
+ * shape or not closed.
  */
-export function scanUsage(buf: Uint8Array, start: number, end: number): Usage | undefined | typeof FALLBACK {
-  const s = new Scanner(buf, start, end);
+export function scanUsage(buf: Uint8Array, start: number): Usage | undefined | typeof FALLBACK {
+  const s = new Scanner(buf, start, buf.length);
   const c: Counts = [-1, -1, -1, -1, -1, -1, -1];
-  if (!scanObject(s, c, false, false) || s.peek() !== -1) return FALLBACK;
+  if (!scanObject(s, c, false, false)) return FALLBACK;
   const prompt = c[PROMPT] >= 0 ? c[PROMPT] : c[INPUT];
   const completion = c[COMPLETION] >= 0 ? c[COMPLETION] : c[OUTPUT];
   if (prompt < 0 && completion < 0) return undefined;

@@ -99,13 +99,13 @@ export function extractUsageFromBytes(buf: Buffer): Usage | undefined {
   let i = at + USAGE_KEY.length;
   while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x3a || buf[i] === 0x09 || buf[i] === 0x0a || buf[i] === 0x0d)) i++;
   if (buf[i] !== 0x7b) return undefined;
+  const scanned = scanUsage(buf, i);
+  if (scanned !== FALLBACK) return scanned;
   let depth = 0;
   for (let j = i; j < buf.length; j++) {
     const c = buf[j];
     if (c === 0x7b) depth++;
     else if (c === 0x7d && --depth === 0) {
-      const scanned = scanUsage(buf, i, j + 1);
-      if (scanned !== FALLBACK) return scanned;
       try {
         return usageFromWire(JSON.parse(buf.toString('latin1', i, j + 1)));
       } catch {

@@ -145,9 +145,15 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
    * queues or refuses it).
    */
   admitNow(request: SchedulingRequest): AdmissionGrant | undefined {
-    if (this.#closing !== undefined || this.#queues.table.totalRequests !== 0 || this.#dispatcher.inPass) return undefined;
+    // Checked before building the item, which would otherwise be thrown away whenever anything waits.
+    if (this.#closing !== undefined || !this.#nothingWaits()) return undefined;
     const item = this.#item(request, {});
     return this.#passThrough(item) ? item : undefined;
+  }
+
+  /** True when no request is queued and no dispatch pass is running: a new one overtakes no one. */
+  #nothingWaits(): boolean {
+    return this.#queues.table.totalRequests === 0 && !this.#dispatcher.inPass;
   }
 
   /** The queue item of a request (its band, flow, size estimate and TTL). */
@@ -167,13 +173,12 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
    * open for its band.
    */
   #passThrough(item: FlowItem): boolean {
-    const table = this.#queues.table;
-    if (table.totalRequests !== 0 || this.#dispatcher.inPass) return false;
+    if (!this.#nothingWaits()) return false;
     const exactNow = this.#clock.now();
     const saturation = this.#gate.value(this.#outstanding, this.#outstandingTokens, exactNow);
     if (saturation >= this.#dispatcher.ceiling(item.flow.band, saturation)) return false;
     const now = Math.ceil(exactNow);
-    table.used(item.flow, now);
+    this.#queues.table.used(item.flow, now);
     this.#grant(item, now);
     return true;
   }
