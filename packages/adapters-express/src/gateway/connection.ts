@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { SwitchyardError } from '@switchyard/core';
+import { MemberList, type Membership } from './member-list.js';
 
 const kConnection = Symbol('switchyard.connection');
 
@@ -13,14 +14,14 @@ export interface ConnectionWatcher {
  * A client connection as the gateway sees it, created on the connection's first request: one
  * abort signal for all its requests (an HTTP/1.1 request cannot outlive its connection, and an
  * `AbortController` per request costs more than most of a gateway hop), and a set of watchers to
- * cut short when it closes. A request being forwarded is watched through the set rather than
+ * cut short when it closes. A request being forwarded is watched through the list rather than
  * with a listener on the signal: adding and removing `EventTarget` listeners is one of the
- * larger costs of a forwarded request, a set insertion is not.
+ * larger costs of a forwarded request, a list insertion is not.
  */
 export class Connection {
   #controller: AbortController | undefined;
   #reason: Error | undefined;
-  readonly #watchers = new Set<ConnectionWatcher>();
+  readonly #watchers = new MemberList<ConnectionWatcher>();
 
   constructor(socket: Socket) {
     socket.once('close', () => {
@@ -44,17 +45,17 @@ export class Connection {
 
   /**
    * Calls `watcher.onConnectionClosed` when the connection closes, until {@link Connection.unwatch}.
-   * @returns false (and does not watch) when the connection is already closed
+   * @returns the handle to stop watching with, or undefined (and no watch) when the connection
+   *   is already closed
    */
-  watch(watcher: ConnectionWatcher): boolean {
-    if (this.closed) return false;
-    this.#watchers.add(watcher);
-    return true;
+  watch(watcher: ConnectionWatcher): Membership<ConnectionWatcher> | undefined {
+    if (this.closed) return undefined;
+    return this.#watchers.add(watcher);
   }
 
   /** Stops watching (idempotent). */
-  unwatch(watcher: ConnectionWatcher): void {
-    this.#watchers.delete(watcher);
+  unwatch(watch: Membership<ConnectionWatcher> | undefined): void {
+    this.#watchers.remove(watch);
   }
 
   /**
@@ -65,7 +66,7 @@ export class Connection {
     if (this.#reason !== undefined) return;
     this.#reason = reason;
     this.#controller?.abort(reason);
-    for (const w of [...this.#watchers]) w.onConnectionClosed(reason);
+    for (const w of this.#watchers.values()) w.onConnectionClosed(reason);
     this.#watchers.clear();
   }
 }

@@ -12,7 +12,8 @@ import type { PoolMetrics } from './metrics.js';
 import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
 import { sendError } from './respond.js';
 import type { GatewayRuntime } from './runtime.js';
-import type { PendingDecision } from './tracker.js';
+import type { Membership } from './member-list.js';
+import type { Abortable, PendingDecision } from './tracker.js';
 
 /** Status recorded for requests whose client left before any answer (nginx's convention). */
 const CLIENT_CLOSED = 499;
@@ -56,6 +57,10 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #signal: AbortSignal | undefined;
   #plan: ForwardPlan | undefined;
   #started = 0;
+  /** Handles of this request in the tracker and the connection's watchers. */
+  #pendingEntry: Membership<PendingDecision> | undefined;
+  #forwardingEntry: Membership<Abortable> | undefined;
+  #watch: Membership<ConnectionWatcher> | undefined;
 
   constructor(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, path: string, onDone: (() => void) | undefined) {
     this.#rt = rt;
@@ -141,7 +146,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       const signal = this.#conn.signal();
       this.#signal = signal;
       this.#started = rt.clock.now();
-      rt.tracker.addPending(this);
+      this.#pendingEntry = rt.tracker.addPending(this);
       pm.scheduling.inc();
       let pending: Promise<Decision>;
       try {
@@ -164,7 +169,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #picked(): void {
     const rt = this.#rt;
     const pm = this.#pm as PoolMetrics;
-    rt.tracker.deletePending(this);
+    rt.tracker.deletePending(this.#pendingEntry);
     pm.scheduling.dec();
     pm.schedulingDuration.observe((rt.clock.now() - this.#started) / 1000);
   }
@@ -239,13 +244,14 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     // failure (answered by #fail) leaves nothing behind in the tracker, the gauges or the watchers.
     if (plan.targets.length === 0) throw new SwitchyardError('INTERNAL', 'the plan has no endpoint to forward to');
     const upstream = new UpstreamRequest(rt, req, this.#request as InferenceRequest, plan, this);
-    if (!this.#conn.watch(this)) {
+    this.#watch = this.#conn.watch(this);
+    if (this.#watch === undefined) {
       plan.complete({ kind: 'cancelled' });
       this.#finish();
       return;
     }
     plan.revoked?.addEventListener('abort', this.#onRevoked, { once: true });
-    rt.tracker.addForwarding(this);
+    this.#forwardingEntry = rt.tracker.addForwarding(this);
     (this.#pm as PoolMetrics).inFlight.inc();
     this.#started = rt.clock.now();
     startForward(upstream, this.#onForwarded);
@@ -283,8 +289,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     const plan = this.#plan as ForwardPlan;
     try {
       plan.revoked?.removeEventListener('abort', this.#onRevoked);
-      this.#conn.unwatch(this);
-      rt.tracker.deleteForwarding(this);
+      this.#conn.unwatch(this.#watch);
+      rt.tracker.deleteForwarding(this.#forwardingEntry);
       pm.inFlight.dec();
       if (result.attempts > 1) pm.retries.inc(result.attempts - 1);
       this.#settle(result);
@@ -354,7 +360,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #finish(): void {
     if (this.#done) return;
     this.#done = true;
-    if (this.#plan !== undefined) this.#conn.unwatch(this);
+    if (this.#watch !== undefined) this.#conn.unwatch(this.#watch);
     const res = this.res;
     this.#rt.metrics.countRequest('inference', res.headersSent ? res.statusCode : CLIENT_CLOSED);
     this.#onDone?.();

@@ -1,4 +1,5 @@
 import type { Clock } from '@switchyard/core';
+import { MemberList, type Membership } from './member-list.js';
 
 /**
  * A request waiting for its scheduling decision; shutdown answers it 503 `rejected-shutting-down`.
@@ -10,14 +11,23 @@ export interface PendingDecision {
 }
 
 /**
+ * A request being forwarded; a forced shutdown aborts it.
+ * @public
+ */
+export interface Abortable {
+  /** Aborts the forward in progress (set while there is one). */
+  abort?: ((reason: Error) => void) | undefined;
+}
+
+/**
  * Tracks requests by stage so shutdown can reject the queued ones at once and wait for the ones
  * being forwarded.
  * @public
  */
 export class RequestTracker {
   #shuttingDown = false;
-  readonly #pending = new Set<PendingDecision>();
-  readonly #forwarding = new Set<{ abort?: ((reason: Error) => void) | undefined }>();
+  readonly #pending = new MemberList<PendingDecision>();
+  readonly #forwarding = new MemberList<Abortable>();
   #drained: (() => void) | undefined;
 
   /** True once {@link RequestTracker.shutdown} was called. */
@@ -35,24 +45,24 @@ export class RequestTracker {
     return this.#pending.size;
   }
 
-  /** Registers a request waiting for its decision. */
-  addPending(entry: PendingDecision): void {
-    this.#pending.add(entry);
+  /** Registers a request waiting for its decision; the handle unregisters it. */
+  addPending(entry: PendingDecision): Membership<PendingDecision> {
+    return this.#pending.add(entry);
   }
 
-  /** Unregisters a request waiting for its decision. */
-  deletePending(entry: PendingDecision): void {
-    this.#pending.delete(entry);
+  /** Unregisters a request waiting for its decision (again: no effect). */
+  deletePending(entry: Membership<PendingDecision> | undefined): void {
+    this.#pending.remove(entry);
   }
 
-  /** Registers a request being forwarded; its `abort` cuts it short. */
-  addForwarding(control: { abort?: ((reason: Error) => void) | undefined }): void {
-    this.#forwarding.add(control);
+  /** Registers a request being forwarded (its `abort` cuts it short); the handle unregisters it. */
+  addForwarding(control: Abortable): Membership<Abortable> {
+    return this.#forwarding.add(control);
   }
 
-  /** Unregisters a forwarded request. */
-  deleteForwarding(control: { abort?: ((reason: Error) => void) | undefined }): void {
-    this.#forwarding.delete(control);
+  /** Unregisters a forwarded request (again: no effect). */
+  deleteForwarding(control: Membership<Abortable> | undefined): void {
+    this.#forwarding.remove(control);
     if (this.#forwarding.size === 0) this.#drained?.();
   }
 
@@ -63,7 +73,7 @@ export class RequestTracker {
    */
   async shutdown(clock: Clock, graceMs: number, reason: Error): Promise<number> {
     this.#shuttingDown = true;
-    for (const entry of [...this.#pending]) entry.shutdown();
+    for (const entry of this.#pending.values()) entry.shutdown();
     this.#pending.clear();
     if (this.#forwarding.size > 0) {
       await new Promise<void>((resolve) => {
@@ -75,7 +85,7 @@ export class RequestTracker {
       });
     }
     this.#drained = undefined;
-    const left = [...this.#forwarding];
+    const left = this.#forwarding.values();
     for (const control of left) control.abort?.(reason);
     return left.length;
   }
