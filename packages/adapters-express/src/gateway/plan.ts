@@ -67,7 +67,7 @@ class DecisionPlan implements ForwardPlan {
     const target = decision.request.targetModel;
     const client = decision.clientModel;
     this.#decision = decision;
-    this.targets = orderTargets([decision.primary, ...decision.fallbacks], rotation);
+    this.targets = orderTargets(targetList(decision.primary, decision.fallbacks), rotation);
     this.headers = decision.headers;
     this.responseHeaders = decision.responseHeaders;
     this.body = decision.body;
@@ -91,6 +91,16 @@ class DecisionPlan implements ForwardPlan {
 }
 
 /** Upstream model name → client model name (a class for the same reason as the plans). */
+/**
+ * Primary then fallbacks, built with `Array.of` rather than an array literal: the list lives as
+ * long as the forward, and a literal's allocation site may be pretenured (see `DecisionPlan`).
+ */
+function targetList(primary: Endpoint, fallbacks: readonly Endpoint[]): Endpoint[] {
+  const out = Array.of(primary);
+  for (const f of fallbacks) out.push(f);
+  return out;
+}
+
 class ModelRename {
   constructor(
     readonly from: string,

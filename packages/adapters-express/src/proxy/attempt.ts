@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, errorToResponse, type Endpoint, type Usage } from '@switchyard/core';
+import { AbortedAttempt, BrokenAttempt, FailedAttempt, OkAttempt } from './attempt-results.js';
 import { createBodyProcessor, type BodyProcessor } from './body-processor.js';
 import { buildClientResponseHead } from './headers.js';
 import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
@@ -9,7 +10,7 @@ import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-erro
 const HOLD_LIMIT_BYTES = 64 * 1024;
 
 /**
- * How one upstream attempt ended.
+ * How one upstream attempt ended, and which attempt of its request it was (1 for the first).
  * - `ok`: the whole response was relayed.
  * - `failed`: it failed before any byte reached the client (retry or answer with an error).
  * - `broken`: it failed after the response started; the client response was terminated.
@@ -17,10 +18,10 @@ const HOLD_LIMIT_BYTES = 64 * 1024;
  * @public
  */
 export type AttemptResult =
-  | { readonly kind: 'ok'; readonly endpoint: Endpoint; readonly status: number; readonly usage: Usage | undefined }
-  | { readonly kind: 'failed'; readonly endpoint: Endpoint; readonly failure: UpstreamFailureKind; readonly error: unknown }
-  | { readonly kind: 'broken'; readonly endpoint: Endpoint; readonly status: number; readonly failure: UpstreamFailureKind; readonly error: unknown }
-  | { readonly kind: 'aborted'; readonly endpoint: Endpoint; readonly headersSent: boolean };
+  | { readonly kind: 'ok'; readonly endpoint: Endpoint; readonly status: number; readonly usage: Usage | undefined; readonly attempts: number }
+  | { readonly kind: 'failed'; readonly endpoint: Endpoint; readonly failure: UpstreamFailureKind; readonly error: unknown; readonly attempts: number }
+  | { readonly kind: 'broken'; readonly endpoint: Endpoint; readonly status: number; readonly failure: UpstreamFailureKind; readonly error: unknown; readonly attempts: number }
+  | { readonly kind: 'aborted'; readonly endpoint: Endpoint; readonly headersSent: boolean; readonly attempts: number };
 
 /**
  * Everything one attempt needs; shared by the attempts of a request.
@@ -49,6 +50,7 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   readonly #ctx: AttemptContext;
   readonly #endpoint: Endpoint;
   readonly #done: (r: AttemptResult) => void;
+  readonly #attempt: number;
   #abortUpstream: ((err?: Error) => void) | undefined;
   #aborted = false;
   #finished = false;
@@ -61,10 +63,12 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   /** Small bodies of known length are sent with the end of the response, in one write. */
   #held: Buffer[] | undefined;
 
-  constructor(ctx: AttemptContext, endpoint: Endpoint, done: (r: AttemptResult) => void) {
+  /** @param attempt - which attempt of its request this is (1 for the first), reported in the result */
+  constructor(ctx: AttemptContext, endpoint: Endpoint, done: (r: AttemptResult) => void, attempt = 1) {
     this.#ctx = ctx;
     this.#endpoint = endpoint;
     this.#done = done;
+    this.#attempt = attempt;
   }
 
   /** Aborts the upstream request (idempotent); the attempt then ends as `aborted`. */
@@ -131,24 +135,24 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     const last = held === undefined ? tail : held.length <= 1 ? held[0] : Buffer.concat(held);
     if (last !== undefined && last.length > 0) res.end(last);
     else res.end();
-    this.#finish({ kind: 'ok', endpoint: this.#endpoint, status: this.#status, usage: processor?.usage });
+    this.#finish(new OkAttempt(this.#endpoint, this.#status, processor?.usage, this.#attempt));
   }
 
   onError(error: Error): void {
     const endpoint = this.#endpoint;
     if (this.#aborted) {
       if (this.headersSent) this.#terminate(this.#abortReason ?? error);
-      this.#finish({ kind: 'aborted', endpoint, headersSent: this.headersSent });
+      this.#finish(new AbortedAttempt(endpoint, this.headersSent, this.#attempt));
       return;
     }
     const failure = classifyUpstreamError(error);
     if (!this.headersSent) {
-      this.#finish({ kind: 'failed', endpoint, failure, error });
+      this.#finish(new FailedAttempt(endpoint, failure, error, this.#attempt));
       return;
     }
     const code = failure === 'body-timeout' ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE';
     this.#terminate(new SwitchyardError(code, `upstream ${endpoint.address} failed mid-response (${failure})`, { cause: error }));
-    this.#finish({ kind: 'broken', endpoint, status: this.#status, failure, error });
+    this.#finish(new BrokenAttempt(endpoint, this.#status, failure, error, this.#attempt));
   }
 
   readonly #onDrain = (): void => {

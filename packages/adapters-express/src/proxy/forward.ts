@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Endpoint } from '@switchyard/core';
 import { ProxyAttempt, type AttemptResult } from './attempt.js';
+import { AbortedAttempt } from './attempt-results.js';
 import { isRetryable, type UpstreamFailureKind } from './upstream-errors.js';
 
 /**
@@ -58,10 +59,11 @@ export interface ForwardControl {
 }
 
 /**
- * Result of {@link forwardRequest}: the last attempt's result and how many attempts were made.
+ * Result of {@link forwardRequest}: the last attempt's result; its `attempts` is how many attempts
+ * were made.
  * @public
  */
-export type ForwardResult = AttemptResult & { readonly attempts: number };
+export type ForwardResult = AttemptResult;
 
 /**
  * Forwards a request to its targets in order, retrying the next target only when an attempt failed
@@ -129,17 +131,14 @@ class Forward {
     const o = this.#o;
     const endpoint = o.targets[this.#index] as Endpoint;
     if (o.signal?.aborted === true || this.#aborted !== undefined) {
-      this.#finish({ kind: 'aborted', endpoint, headersSent: false });
+      this.#finish(new AbortedAttempt(endpoint, false, this.#attempts));
       return;
     }
     this.#attempts++;
     // The options double as the attempt context (same fields), saving an object per request.
-    const attempt = new ProxyAttempt(o, endpoint, this.#onAttemptDone);
+    const attempt = new ProxyAttempt(o, endpoint, this.#onAttemptDone, this.#attempts);
     this.#current = attempt;
-    o.dispatcher.dispatch(
-      { origin: `http://${endpoint.address}`, path: o.path, method: o.method, headers: o.headers, body: o.body, headersTimeout: o.headersTimeoutMs, bodyTimeout: o.bodyTimeoutMs },
-      attempt,
-    );
+    o.dispatcher.dispatch(new DispatchRequest(o, endpoint), attempt);
   }
 
   readonly #onAttemptDone = (last: AttemptResult): void => {
@@ -156,6 +155,31 @@ class Forward {
     const o = this.#o;
     o.signal?.removeEventListener('abort', this.#onSignal);
     if (o.control !== undefined) o.control.abort = undefined;
-    this.#done({ ...last, attempts: this.#attempts });
+    this.#done(last);
+  }
+}
+
+/**
+ * undici's options for one attempt. A class, not a literal: undici keeps it for the whole
+ * exchange (its interceptors hold the options), so a pretenured literal would keep the request's
+ * headers and body alive past the response (see `attempt-results.ts`).
+ */
+class DispatchRequest implements Dispatcher.DispatchOptions {
+  readonly origin: string;
+  readonly path: string;
+  readonly method: Dispatcher.HttpMethod;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+  readonly headersTimeout: number;
+  readonly bodyTimeout: number;
+
+  constructor(o: ForwardOptions, endpoint: Endpoint) {
+    this.origin = `http://${endpoint.address}`;
+    this.path = o.path;
+    this.method = o.method;
+    this.headers = o.headers;
+    this.body = o.body;
+    this.headersTimeout = o.headersTimeoutMs;
+    this.bodyTimeout = o.bodyTimeoutMs;
   }
 }

@@ -44,7 +44,7 @@ export interface UpstreamHeaderInput {
  * @public
  */
 export function buildUpstreamHeaders(input: UpstreamHeaderInput): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = new HeaderRecord();
   const client = input.client;
   const listed = client.connection;
   // Headers named in `Connection` are hop-by-hop too.
@@ -108,7 +108,24 @@ export function buildClientResponseHead(
   }
   headers.push(DESTINATION_SERVED_HEADER, served, REQUEST_ID_HEADER, requestId);
   for (const name in extra) headers.push(name, extra[name] as string);
-  return { headers, contentType, contentLength };
+  return new ResponseHead(headers, contentType, contentLength);
+}
+
+// Both records below live as long as the exchange (undici and the attempt hold them) and reference
+// per-request strings: they are class instances, not literals, so that V8 cannot pretenure their
+// allocation site and keep those strings alive past the response (see attempt-results.ts).
+
+/** A plain header record (names added in the same order per request keep one hidden class). */
+class HeaderRecord {
+  [name: string]: string;
+}
+
+class ResponseHead implements ClientResponseHead {
+  constructor(
+    readonly headers: string[],
+    readonly contentType: string | undefined,
+    readonly contentLength: number | undefined,
+  ) {}
 }
 
 /** Header names and values are latin1 on the wire (RFC 9110 §5.5); decoding them so is also the cheapest. */

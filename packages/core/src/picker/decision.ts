@@ -27,6 +27,16 @@ export class DecisionShared {
 }
 
 /**
+ * The decision's header record. A class instance rather than `{}`: it lives as long as the
+ * request and references per-request strings, and V8 may pretenure a literal's allocation site,
+ * after which those strings survive every scavenge until the next full GC (see docs/gateway.md).
+ * @internal
+ */
+export class HeaderRecord {
+  [name: string]: string;
+}
+
+/**
  * What the picker computed for one request.
  * @internal
  */

@@ -20,7 +20,7 @@ import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
 import { TraceRecorder } from '../scheduling/trace.js';
 import { selectCandidates } from './candidates.js';
 import { classifyRequest, type ClassifyDeps } from './classify.js';
-import { DecisionShared, PickDecision } from './decision.js';
+import { DecisionShared, HeaderRecord, PickDecision } from './decision.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
 import { prefersIfAvailable } from './prefer.js';
 import type { Decision, PickOptions, RequestScheduler } from './types.js';
@@ -192,7 +192,7 @@ export class EndpointPicker implements RequestScheduler {
         }
       }
 
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = new HeaderRecord();
       for (const plugin of scheduler.lifecycle) {
         if (plugin.preRequest === undefined) continue;
         const h0 = observer === undefined ? 0 : clock.now();
