@@ -201,8 +201,9 @@ try {
   if (want('fastify')) await nodeProxy('Fastify + @fastify/reply-from, round-robin', 'proxy-fastify.mjs');
 
   const haproxy = process.env.HAPROXY_BIN ?? (spawnSync('sh', ['-c', 'command -v haproxy']).stdout.toString().trim() || undefined);
-  if (want('haproxy') && haproxy !== undefined && !existsSync(haproxy)) process.stderr.write(`HAProxy skipped: ${haproxy} does not exist\n`);
-  if (want('haproxy') && haproxy !== undefined && existsSync(haproxy)) {
+  const haproxyFound = haproxy !== undefined && existsSync(haproxy);
+  if (want('haproxy') && haproxy !== undefined && !haproxyFound) process.stderr.write(`HAProxy skipped: ${haproxy} does not exist\n`);
+  if (want('haproxy') && haproxyFound) {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'haproxy-'));
     const cfg = join(dir, 'haproxy.cfg');

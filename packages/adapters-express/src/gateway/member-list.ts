@@ -55,10 +55,7 @@ export class MemberList<T> {
     if (prev === undefined) this.#head = next;
     else prev.next = next;
     if (next !== undefined) next.prev = prev;
-    m.prev = undefined;
-    m.next = undefined;
-    m.value = undefined;
-    m.list = undefined;
+    detach(m);
     this.#size--;
   }
 
@@ -73,13 +70,18 @@ export class MemberList<T> {
   clear(): void {
     for (let m = this.#head; m !== undefined; ) {
       const next = m.next;
-      m.prev = undefined;
-      m.next = undefined;
-      m.value = undefined;
-      m.list = undefined;
+      detach(m);
       m = next;
     }
     this.#head = undefined;
     this.#size = 0;
   }
+}
+
+/** Clears a removed membership's pointers, so nothing dead references a live member. */
+function detach<T>(m: Membership<T>): void {
+  m.prev = undefined;
+  m.next = undefined;
+  m.value = undefined;
+  m.list = undefined;
 }

@@ -1,4 +1,4 @@
-import { CONTROL_HEADERS, DESTINATION_SERVED_HEADER, REQUEST_ID_HEADER } from '@switchyard/core';
+import { CONTROL_HEADERS, DESTINATION_SERVED_HEADER, HeaderRecord, REQUEST_ID_HEADER } from '@switchyard/core';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those the proxy recomputes itself. */
 const REQUEST_DROP = new Set([
@@ -111,15 +111,10 @@ export function buildClientResponseHead(
   return new ResponseHead(headers, contentType, contentLength);
 }
 
-// Both records below live as long as the exchange (undici and the attempt hold them) and reference
-// per-request strings: they are class instances, not literals, so that V8 cannot pretenure their
-// allocation site and keep those strings alive past the response (see attempt-results.ts).
-
-/** A plain header record (names added in the same order per request keep one hidden class). */
-class HeaderRecord {
-  [name: string]: string;
-}
-
+/**
+ * Lives as long as the exchange and references per-request strings: a class instance, not a
+ * literal, so that V8 cannot pretenure its allocation site (see attempt-results.ts).
+ */
 class ResponseHead implements ClientResponseHead {
   constructor(
     readonly headers: string[],

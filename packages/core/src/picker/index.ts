@@ -1,5 +1,6 @@
 export type { Classification, PickOptions, Decision, RequestScheduler } from './types.js';
 export { EndpointPicker } from './endpoint-picker.js';
+export { HeaderRecord } from './decision.js';
 export type { EndpointPickerOptions } from './endpoint-picker.js';
 export type { ObjectiveLookup, ModelRewriteResolver } from './lookups.js';
 export { prefersIfAvailable } from './prefer.js';
