@@ -1,4 +1,4 @@
-import { EndpointPicker, EndpointPool, MetricsScraper, createDefaultRegistry, loadConfig } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, SwitchyardError, createDefaultRegistry, loadConfig } from '@switchyard/core';
 import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -56,13 +56,15 @@ export interface BuiltPool {
   close(): Promise<void>;
 }
 
-const specOf = (e: GatewayEndpointInput): EndpointSpec => {
-  if (typeof e === 'string') return { address: e };
+/** An endpoint's own `metricsPort` wins over the data source's `port` (which applies to every endpoint). */
+const specOf = (e: GatewayEndpointInput, sourcePort: number | undefined): EndpointSpec => {
+  const entry = typeof e === 'string' ? { address: e } : e;
+  const metricsPort = entry.metricsPort ?? sourcePort;
   return {
-    address: e.address,
-    ...(e.id === undefined ? {} : { id: e.id }),
-    ...(e.labels === undefined ? {} : { labels: e.labels }),
-    ...(e.metricsPort === undefined ? {} : { metricsPort: e.metricsPort }),
+    address: entry.address,
+    ...(entry.id === undefined ? {} : { id: entry.id }),
+    ...(entry.labels === undefined ? {} : { labels: entry.labels }),
+    ...(metricsPort === undefined ? {} : { metricsPort }),
   };
 };
 
@@ -75,8 +77,8 @@ const specOf = (e: GatewayEndpointInput): EndpointSpec => {
  */
 export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool {
   const { clock, section } = ctx;
+  // Filled once the config is loaded: its metrics data source may set the metrics port.
   const source = new EndpointPool();
-  for (const e of spec.endpoints) source.upsert(specOf(e));
   const cb = section.circuitBreaker;
   const rotation = cb.enabled ? new EndpointRotation({ source, clock, failureThreshold: cb.failureThreshold, cooldownMs: cb.cooldownMs, probeAfterMs: cb.probeAfterMs, minInRotation: cb.minInRotation }) : undefined;
   const pool = rotation?.pool ?? source;
@@ -94,6 +96,12 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     rotation?.close();
     throw err;
   }
+  const scrape = loaded.dataLayerSettings.scrape;
+  if (ctx.scrape && scrape.scheme !== 'http') {
+    rotation?.close();
+    throw new SwitchyardError('CONFIG_INVALID', `pool "${spec.name}": metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the gateway's metrics fetcher (only http); scrape over http or turn scraping off`);
+  }
+  for (const e of spec.endpoints) source.upsert(specOf(e, scrape.port));
   let fcRegistry: Registry | undefined;
   let admission;
   if (loaded.hasFeatureGate('flowControl')) {
@@ -105,7 +113,15 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const scraper =
     fetcher === undefined
       ? undefined
-      : new MetricsScraper({ pool: source, clock, intervalMs: section.metrics.scrapeIntervalMs, timeoutMs: section.metrics.scrapeTimeoutMs, fetch: fetcher });
+      : new MetricsScraper({
+          pool: source,
+          clock,
+          intervalMs: section.metrics.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS,
+          timeoutMs: section.metrics.scrapeTimeoutMs,
+          path: scrape.path,
+          mappings: scrape.mappings,
+          fetch: fetcher,
+        });
   scraper?.start();
   return {
     pool: { name: spec.name, scheduler: picker, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },

@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
+import { ManualClock } from '@switchyard/core';
 import { createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post } from '../testing/harness.js';
@@ -92,6 +95,57 @@ gateway:
     expect(metrics).toMatch(/inference_pool="alpha"/);
     expect(metrics).toMatch(/inference_pool="beta"/);
     expect(metrics.match(/# HELP llm_d_epp_flow_control_queue_size /g)).toHaveLength(1);
+  });
+
+  it("scrapes where the pool's llm-d data layer says: path, port, interval and engine mappings", async () => {
+    // A metrics server apart from the model server, on another port and path, with a custom
+    // queue metric that only the config's extractor mapping knows.
+    const paths: string[] = [];
+    const exporter = createServer((req, res) => {
+      paths.push(String(req.url));
+      if (req.url !== '/engine/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      res.end('# TYPE mine_waiting gauge\nmine_waiting{kind="queued"} 7\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 3\n');
+    });
+    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
+    try {
+      const port = (exporter.address() as AddressInfo).port;
+      const config = `
+apiVersion: llm-d.ai/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: metrics-data-source
+  parameters: { path: /engine/metrics, port: ${port}, interval: 100ms }
+- type: core-metrics-extractor
+  parameters:
+    engineConfigs:
+    - name: vllm
+      queuedRequestsSpec: "mine_waiting{kind=queued}"
+      runningRequestsSpec: "vllm:num_requests_running"
+gateway:
+  endpoints: ["${a.address}"]
+`;
+      const clock = new ManualClock();
+      const { gw } = await start({ config, clock });
+      const source = gw.pools[0]?.source;
+      await vi.waitFor(() => {
+        expect(source?.list()[0]?.metrics).toMatchObject({ waitingQueueSize: 7, runningRequestsSize: 3 });
+      });
+      expect(paths.every((p) => p === '/engine/metrics')).toBe(true);
+      // The next poll is due one configured interval after the first (the clock has not moved).
+      expect(clock.nextTimerAt()).toBe(100);
+    } finally {
+      await new Promise((r) => exporter.close(r));
+    }
+  });
+
+  it('refuses a metrics source the fetcher cannot scrape, unless scraping is off', async () => {
+    const config = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https }\ngateway:\n  endpoints: ["127.0.0.1:1"]\n';
+    await expect(createGatewayFromConfig({ config })).rejects.toThrow(/pool "default": metrics-data-source "metrics-data-source": scheme "https" is not supported/);
+    const gw = await createGatewayFromConfig({ config, scrapeMetrics: false });
+    await gw.close();
   });
 
   it.each([

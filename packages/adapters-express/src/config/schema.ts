@@ -81,8 +81,12 @@ export const gatewaySectionSchema = z
         minInRotation: z.number().int().min(0).default(1),
       })
       .prefault({}),
-    /** Model-server metrics scraping. */
-    metrics: z.strictObject({ scrapeIntervalMs: z.number().min(50).default(50), scrapeTimeoutMs: positiveMs.default(1000) }).prefault({}),
+    /**
+     * Model-server metrics scraping. Without `scrapeIntervalMs` the pool's llm-d config decides
+     * (its `metrics-data-source` `interval`, else every 50 ms); path, port and engine mappings
+     * always come from that config's data layer.
+     */
+    metrics: z.strictObject({ scrapeIntervalMs: z.number().min(50).optional(), scrapeTimeoutMs: positiveMs.default(1000) }).prefault({}),
     /** Shutdown grace period for requests being forwarded. */
     shutdownGraceMs: z.number().min(0).default(30_000),
     /** Single-pool shorthand: the endpoints (every model goes to them). */
