@@ -38,7 +38,7 @@ describe('startEpp', () => {
     }
   });
 
-  it('scrapes the path and interval named by the config\'s metrics-data-source', async () => {
+  it('scrapes the path, port and interval named by the config\'s metrics-data-source', async () => {
     const paths: string[] = [];
     const modelServer = createServer((req, res) => {
       paths.push(req.url ?? '');
@@ -57,6 +57,7 @@ describe('startEpp', () => {
       '- type: metrics-data-source',
       '  parameters:',
       '    path: /custom-metrics',
+      `    port: ${port}`,
       '    interval: 100ms',
       '- type: core-metrics-extractor',
       '- type: queue-scorer',
@@ -65,7 +66,8 @@ describe('startEpp', () => {
       '  plugins:',
       '  - pluginRef: queue-scorer',
     ].join('\n');
-    const epp = await startEpp({ endpoints: [`127.0.0.1:${port}`], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false, log: () => undefined });
+    // The model server itself is elsewhere: only the data source's port leads to the metrics.
+    const epp = await startEpp({ endpoints: ['127.0.0.1:9'], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false, log: () => undefined });
     try {
       const endpoint = epp.pool.list()[0]!;
       await expect.poll(() => endpoint.metrics?.waitingQueueSize, { timeout: 10_000 }).toBe(4);
@@ -75,5 +77,13 @@ describe('startEpp', () => {
       await epp.close();
       await new Promise<void>((resolve) => modelServer.close(() => { resolve(); }));
     }
+  });
+
+  it('refuses an https metrics source it cannot scrape, unless scraping is off', async () => {
+    const configText = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https }\n';
+    const base = { endpoints: ['127.0.0.1:9'], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false as const, log: () => undefined };
+    await expect(startEpp(base)).rejects.toThrow(/metrics-data-source "metrics-data-source": scheme "https" is not supported/);
+    const epp = await startEpp({ ...base, scrapeIntervalMs: false });
+    await epp.close();
   });
 });

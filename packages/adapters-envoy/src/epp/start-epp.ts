@@ -1,10 +1,14 @@
 import {
   EndpointPicker,
   EndpointPool,
+  MIN_SCRAPE_INTERVAL_MS,
   MetricsScraper,
   ModelRewriteStore,
   ObjectiveStore,
   SchedulerMetrics,
+  SwitchyardError,
+  closePlugins,
+  configPlugins,
   createDefaultRegistry,
   loadConfig,
   loadResources,
@@ -101,11 +105,23 @@ async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetri
 export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // Filled once the config is loaded: its metrics data source may set the metrics port.
   const pool = new EndpointPool();
-  for (const e of options.endpoints) pool.add(typeof e === 'string' ? { address: e } : e);
   const prefixMetrics = createPrefixIndexMetrics();
   const registry = await registryWithPlugins(options.registry, prefixMetrics);
   const config = loadConfig(options.configText ?? DEFAULT_CONFIG, { registry, pool, clock });
+  const scrape = config.dataLayerSettings.scrape;
+  const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
+  if (interval !== false && scrape.scheme !== 'http') {
+    // Plugins may already hold sockets (ZMQ subscribers); the config error is the one to report.
+    await closePlugins(configPlugins(config)).catch(() => undefined);
+    throw new SwitchyardError('CONFIG_INVALID', `metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the metrics fetcher (only http); scrape over http or turn scraping off`);
+  }
+  for (const e of options.endpoints) {
+    const spec = typeof e === 'string' ? { address: e } : e;
+    // An endpoint's own metricsPort wins over the data source's port.
+    pool.add(spec.metricsPort === undefined && scrape.port !== undefined ? { ...spec, metricsPort: scrape.port } : spec);
+  }
   const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
   const schedulerMetrics = new SchedulerMetrics();
   const flowController = flowControllerForConfig(config, { pool, clock });
@@ -118,10 +134,8 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
     rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
   });
-  // The config's metrics-data-source / extractors (llm-d data layer) set path, interval and engine
-  // mappings; an explicit option still wins for the interval.
-  const scrape = config.dataLayerSettings.scrape;
-  const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? 50;
+  // The config's metrics-data-source / extractors (llm-d data layer) set path, port, interval and
+  // engine mappings; an explicit option still wins for the interval.
   const scraper =
     interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, mappings: scrape.mappings });
   scraper?.start();

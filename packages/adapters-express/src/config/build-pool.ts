@@ -1,4 +1,4 @@
-import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, SwitchyardError, createDefaultRegistry, loadConfig } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, SwitchyardError, closePlugins, configPlugins, createDefaultRegistry, loadConfig } from '@switchyard/core';
 import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -99,6 +99,8 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const scrape = loaded.dataLayerSettings.scrape;
   if (ctx.scrape && scrape.scheme !== 'http') {
     rotation?.close();
+    // Plugins may already hold sockets (ZMQ subscribers); the config error is the one to report.
+    void closePlugins(configPlugins(loaded)).catch(() => undefined);
     throw new SwitchyardError('CONFIG_INVALID', `pool "${spec.name}": metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the gateway's metrics fetcher (only http); scrape over http or turn scraping off`);
   }
   for (const e of spec.endpoints) source.upsert(specOf(e, scrape.port));
