@@ -1,10 +1,11 @@
-import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, SwitchyardError, closePlugins, configPlugins, createDefaultRegistry, loadConfig } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, closePlugins, configPlugins, createDefaultRegistry, loadConfig } from '@switchyard/core';
 import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
 import { EndpointRotation } from '../gateway/rotation.js';
 import { createUndiciMetricsFetcher } from './metrics-fetcher.js';
+import { scrapeTlsOptions } from './scrape-tls.js';
 import type { GatewayEndpointInput, GatewaySection } from './schema.js';
 
 /**
@@ -97,11 +98,15 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     throw err;
   }
   const scrape = loaded.dataLayerSettings.scrape;
-  if (ctx.scrape && scrape.scheme !== 'http') {
+  let tls;
+  try {
+    tls = ctx.scrape ? scrapeTlsOptions(scrape) : undefined;
+  } catch (err) {
+    if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();
     // Plugins may already hold sockets (ZMQ subscribers); the config error is the one to report.
     void closePlugins(configPlugins(loaded)).catch(() => undefined);
-    throw new SwitchyardError('CONFIG_INVALID', `pool "${spec.name}": metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the gateway's metrics fetcher (only http); scrape over http or turn scraping off`);
+    throw err;
   }
   for (const e of spec.endpoints) source.upsert(specOf(e, scrape.port));
   let fcRegistry: Registry | undefined;
@@ -111,7 +116,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
   }
   const picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics, poolName: spec.name });
-  const fetcher = ctx.scrape ? createUndiciMetricsFetcher() : undefined;
+  const fetcher = ctx.scrape ? createUndiciMetricsFetcher(tls === undefined ? {} : { tls }) : undefined;
   const scraper =
     fetcher === undefined
       ? undefined
@@ -121,6 +126,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
           intervalMs: section.metrics.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS,
           timeoutMs: section.metrics.scrapeTimeoutMs,
           path: scrape.path,
+          scheme: scrape.scheme,
           mappings: scrape.mappings,
           fetch: fetcher,
         });

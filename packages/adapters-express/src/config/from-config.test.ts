@@ -1,11 +1,16 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
 import { ManualClock } from '@switchyard/core';
 import { createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post } from '../testing/harness.js';
+import { TEST_CERT, TEST_KEY } from '../testing/tls-fixture.js';
 
 const chat = (model = 'm1'): Record<string, unknown> => ({ model, messages: [{ role: 'user', content: 'hello there' }] });
 
@@ -141,11 +146,32 @@ gateway:
     }
   });
 
-  it('refuses a metrics source the fetcher cannot scrape, unless scraping is off', async () => {
-    const config = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https }\ngateway:\n  endpoints: ["127.0.0.1:1"]\n';
-    await expect(createGatewayFromConfig({ config })).rejects.toThrow(/pool "default": metrics-data-source "metrics-data-source": scheme "https" is not supported/);
-    const gw = await createGatewayFromConfig({ config, scrapeMetrics: false });
-    await gw.close();
+  it('scrapes an https metrics source with the CA file its config names', async () => {
+    const exporter = createHttpsServer({ cert: TEST_CERT, key: TEST_KEY }, (_req, res) => {
+      res.end('# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 5\n');
+    });
+    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-tls-'));
+    try {
+      const caPath = join(dir, 'ca.pem');
+      await writeFile(caPath, TEST_CERT);
+      const port = (exporter.address() as AddressInfo).port;
+      const config = (params: string): string =>
+        `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https, port: ${port}, ${params} }\ngateway:\n  endpoints: ["127.0.0.1:9"]\n`;
+      const { gw } = await start({ config: config(`insecureSkipVerify: false, caCertPath: "${caPath}"`) });
+      await vi.waitFor(() => {
+        expect(gw.pools[0]?.source.list()[0]?.metrics?.waitingQueueSize).toBe(5);
+      });
+      const missing = join(dir, 'missing.pem');
+      await expect(createGatewayFromConfig({ config: config(`caCertPath: "${missing}"`) })).rejects.toThrow(
+        `pool "default": metrics-data-source "metrics-data-source": caCertPath "${missing}" cannot be read`,
+      );
+      // Without scraping the certificate files are not needed.
+      await (await createGatewayFromConfig({ config: config(`caCertPath: "${missing}"`), scrapeMetrics: false })).close();
+    } finally {
+      await new Promise((r) => exporter.close(r));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUndiciMetricsFetcher, type ClosableMetricsFetcher } from '@switchyard/express';
+import { TEST_CERT, TEST_KEY } from '../testing/tls-fixture.js';
 
 const EXPOSITION = '# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{model_name="m"} 3\n';
 
@@ -87,5 +89,39 @@ describe('createUndiciMetricsFetcher', () => {
     server = undefined;
     fetcher = createUndiciMetricsFetcher();
     await expect(fetcher(url, new AbortController().signal)).rejects.toThrow();
+  });
+
+  describe('over https', () => {
+    let tlsServer: HttpsServer | undefined;
+    afterEach(async () => {
+      tlsServer?.closeAllConnections();
+      await new Promise<void>((resolve) => {
+        if (tlsServer === undefined) resolve();
+        else tlsServer.close(() => {
+          resolve();
+        });
+      });
+      tlsServer = undefined;
+    });
+    const serveTls = async (): Promise<string> => {
+      tlsServer = createHttpsServer({ cert: TEST_CERT, key: TEST_KEY }, (_req, res) => res.end(EXPOSITION));
+      await new Promise<void>((resolve) => tlsServer?.listen(0, '127.0.0.1', resolve));
+      return `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}/metrics`;
+    };
+
+    it('trusts the CA it is given', async () => {
+      const url = await serveTls();
+      fetcher = createUndiciMetricsFetcher({ tls: { ca: TEST_CERT } });
+      expect(await fetcher(url, new AbortController().signal)).toBe(EXPOSITION);
+    });
+
+    it('verifies the certificate unless told not to', async () => {
+      const url = await serveTls();
+      fetcher = createUndiciMetricsFetcher({ tls: {} });
+      await expect(fetcher(url, new AbortController().signal)).rejects.toThrow(/self-signed certificate/);
+      await fetcher.close();
+      fetcher = createUndiciMetricsFetcher({ tls: { rejectUnauthorized: false } });
+      expect(await fetcher(url, new AbortController().signal)).toBe(EXPOSITION);
+    });
   });
 });

@@ -15,6 +15,24 @@ export interface UndiciMetricsFetcherOptions {
   readonly maxBytes?: number;
   /** Idle keep-alive time of a scrape connection. @defaultValue 60 s */
   readonly keepAliveTimeoutMs?: number;
+  /** TLS settings for `https` endpoints (Node's `tls.connect` names). */
+  readonly tls?: MetricsTlsOptions;
+}
+
+/**
+ * TLS settings of {@link createUndiciMetricsFetcher}, as llm-d's `metrics-data-source` gives them
+ * (`insecureSkipVerify`, `caCertPath`, `clientCertPath` + `clientKeyPath`), read into memory.
+ * @public
+ */
+export interface MetricsTlsOptions {
+  /** Verify the server certificate. @defaultValue true */
+  readonly rejectUnauthorized?: boolean;
+  /** Trusted CA certificates (PEM), replacing Node's default roots. */
+  readonly ca?: string | Buffer;
+  /** Client certificate (PEM) for mutual TLS. */
+  readonly cert?: string | Buffer;
+  /** Client private key (PEM) for mutual TLS. */
+  readonly key?: string | Buffer;
 }
 
 /**
@@ -35,7 +53,7 @@ export interface ClosableMetricsFetcher extends MetricsFetcher {
  */
 export function createUndiciMetricsFetcher(options: UndiciMetricsFetcherOptions = {}): ClosableMetricsFetcher {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const agent = new Agent({ connections: 1, keepAliveTimeout: options.keepAliveTimeoutMs ?? 60_000 });
+  const agent = new Agent({ connections: 1, keepAliveTimeout: options.keepAliveTimeoutMs ?? 60_000, ...(options.tls === undefined ? {} : { connect: { ...options.tls } }) });
   const targets = new Map<string, { readonly origin: string; readonly path: string }>();
   const targetOf = (url: string): { readonly origin: string; readonly path: string } => {
     let target = targets.get(url);

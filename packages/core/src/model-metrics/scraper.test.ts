@@ -35,6 +35,17 @@ describe('MetricsScraper (virtual time)', () => {
     const pool = new EndpointPool();
     expect(() => new MetricsScraper({ pool, intervalMs: 10 })).toThrow(SwitchyardError);
     expect(() => new MetricsScraper({ pool, timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => new MetricsScraper({ pool, scheme: 'ftp' as 'http' })).toThrow(/scheme must be "http" or "https", got "ftp"/);
+    // The built-in fetcher speaks plain HTTP: https needs a fetch of one's own.
+    expect(() => new MetricsScraper({ pool, scheme: 'https' })).toThrow(/scheme "https" needs a `fetch`/);
+  });
+
+  it('polls the scheme, host, metrics port and path it was given', () => {
+    const pool = new EndpointPool();
+    const endpoint = pool.add({ id: 'a', address: '10.0.0.1:8000', metricsPort: 9000 });
+    const fetch = (): Promise<string> => Promise.resolve('');
+    expect(new MetricsScraper({ pool, fetch }).urlOf(endpoint)).toBe('http://10.0.0.1:9000/metrics');
+    expect(new MetricsScraper({ pool, fetch, scheme: 'https', path: '/engine/metrics' }).urlOf(endpoint)).toBe('https://10.0.0.1:9000/engine/metrics');
   });
 
   it('polls at the interval, never overlaps polls of one endpoint, and pushes metrics', async () => {

@@ -28,6 +28,11 @@ export interface MetricsScraperOptions {
   readonly timeoutMs?: number;
   /** Metrics path. @defaultValue '/metrics' */
   readonly path?: string;
+  /**
+   * URL scheme of the polls. `https` needs a `fetch` that speaks TLS (the built-in one does not).
+   * @defaultValue 'http'
+   */
+  readonly scheme?: 'http' | 'https';
   /** Cap of the exponential backoff after failures. @defaultValue 2000 */
   readonly maxBackoffMs?: number;
   /** Transport. @defaultValue a keep-alive `node:http` fetcher ({@link createHttpMetricsFetcher}) */
@@ -87,6 +92,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
   readonly #interval: number;
   readonly #timeout: number;
   readonly #path: string;
+  readonly #scheme: 'http' | 'https';
   readonly #maxBackoff: number;
   readonly #fetch: MetricsFetcher;
   readonly #closeFetcher: (() => void) | undefined;
@@ -109,6 +115,13 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     this.#interval = interval;
     this.#timeout = timeout;
     this.#path = options.path ?? '/metrics';
+    // Checked as a plain string: JavaScript callers and parsed configs may pass anything.
+    const scheme: string = options.scheme ?? 'http';
+    if (scheme !== 'http' && scheme !== 'https') throw new SwitchyardError('CONFIG_INVALID', `metrics scraper scheme must be "http" or "https", got ${JSON.stringify(scheme)}`);
+    this.#scheme = scheme;
+    if (scheme === 'https' && options.fetch === undefined) {
+      throw new SwitchyardError('CONFIG_INVALID', 'metrics scraper: scheme "https" needs a `fetch` that speaks TLS; the built-in fetcher speaks plain HTTP');
+    }
     this.#maxBackoff = Math.max(interval, options.maxBackoffMs ?? 2000);
     if (options.fetch === undefined) {
       const fetcher = createHttpMetricsFetcher();
@@ -158,7 +171,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
 
   /** URL polled for an endpoint. */
   urlOf(endpoint: Endpoint): string {
-    return `http://${joinHostPort(endpoint.ip, endpoint.metricsPort)}${this.#path}`;
+    return `${this.#scheme}://${joinHostPort(endpoint.ip, endpoint.metricsPort)}${this.#path}`;
   }
 
   readonly #onAdded = (endpoint: Endpoint): void => {
