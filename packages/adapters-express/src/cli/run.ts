@@ -51,6 +51,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       ...(args.port === undefined ? {} : { port: args.port }),
       ...(args.host === undefined ? {} : { host: args.host }),
       plugins: io.plugins ?? [],
+      log: io.err,
     });
     const { url } = await gateway.listen();
     const pools = gateway.pools.map((p) => `${p.pool.name} (${p.source.size} endpoints)`).join(', ');

@@ -51,6 +51,8 @@ export interface BuiltPool {
   readonly source: EndpointPool;
   /** The picker. */
   readonly picker: EndpointPicker;
+  /** The metrics poller, when scraping is on (its `error` and `scrape` events report each poll). */
+  readonly scraper: MetricsScraper | undefined;
   /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
   readonly registry: Registry | undefined;
   /** Stops scraping, admission and the breaker. */
@@ -135,6 +137,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     pool: { name: spec.name, scheduler: picker, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
     source,
     picker,
+    scraper,
     registry: fcRegistry,
     close: async () => {
       await picker.close();

@@ -146,6 +146,37 @@ gateway:
     }
   });
 
+  it('reports failing metrics polls once per outage in the log, and each one in /metrics', async () => {
+    let healthy = false;
+    const exporter = createServer((_req, res) => {
+      if (!healthy) {
+        res.writeHead(503).end();
+        return;
+      }
+      res.end('# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 2\n');
+    });
+    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
+    try {
+      const port = (exporter.address() as AddressInfo).port;
+      const config = `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { port: ${port} }\ngateway:\n  endpoints: ["127.0.0.1:9"]\n`;
+      const lines: string[] = [];
+      const { url } = await start({ config, log: (line) => lines.push(line) });
+      const errors = async (): Promise<number> => Number(/switchyard_gateway_metrics_scrape_errors_total\{pool="default",reason="unavailable"\} (\d+)/.exec((await get(`${url}/metrics`)).text)?.[1] ?? 0);
+      await vi.waitFor(async () => {
+        expect(await errors()).toBeGreaterThanOrEqual(2);
+      }, { timeout: 5000 });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^pool "default": metrics scrape of endpoint "127\.0\.0\.1:9" \(http:\/\/127\.0\.0\.1:\d+\/metrics\) failed: HTTP 503; scheduling sees no fresh metrics for it, retrying with backoff$/);
+      healthy = true;
+      await vi.waitFor(() => {
+        expect(lines).toHaveLength(2);
+      }, { timeout: 5000 });
+      expect(lines[1]).toBe('pool "default": metrics of endpoint "127.0.0.1:9" are back');
+    } finally {
+      await new Promise((r) => exporter.close(r));
+    }
+  });
+
   it('scrapes an https metrics source with the CA file its config names', async () => {
     const exporter = createHttpsServer({ cert: TEST_CERT, key: TEST_KEY }, (_req, res) => {
       res.end('# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 5\n');

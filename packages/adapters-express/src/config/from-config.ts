@@ -11,6 +11,7 @@ import { ModelRegistry } from '../models/registry.js';
 import { buildPool, type BuiltPool, type PoolBuildContext } from './build-pool.js';
 import { configDir, resolvePoolDocument, splitConfig } from './document.js';
 import type { GatewaySection } from './schema.js';
+import { reportScrapes } from './scrape-reporting.js';
 import { trustPredicate } from './trust.js';
 
 /**
@@ -39,6 +40,12 @@ export interface GatewayFromConfigOptions {
   readonly prefixIndex?: boolean;
   /** Poll the model servers' `/metrics`. @default true */
   readonly scrapeMetrics?: boolean;
+  /**
+   * Diagnostics: receives a line when an endpoint's metrics polls start failing and when they
+   * recover (the CLI writes them to stderr). Failures are also counted in
+   * `switchyard_gateway_metrics_scrape_errors_total`.
+   */
+  readonly log?: (line: string) => void;
   /** Handler options not expressible in the config (classify hook, dispatcher...). */
   readonly handler?: Partial<Omit<GatewayOptions, 'scheduler' | 'models' | 'endpoints' | 'rotation'>>;
 }
@@ -132,6 +139,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     clock,
     ...options.handler,
   });
+  const gatewayMetrics = options.handler?.metrics ?? metrics;
+  const detachReporting = pools.flatMap((p) => (p.scraper === undefined ? [] : [reportScrapes(p.pool.name, p.scraper, p.source, gatewayMetrics, options.log)]));
   let server: Server | undefined;
   return {
     handler,
@@ -157,6 +166,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     async close() {
       await handler.close({ graceMs: section.shutdownGraceMs });
       await closeAll();
+      for (const detach of detachReporting) detach();
       const s = server;
       if (s !== undefined) {
         s.closeIdleConnections();
