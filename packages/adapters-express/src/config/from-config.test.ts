@@ -1,6 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer, type RequestListener, type Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,16 @@ describe('createGatewayFromConfig (real EndpointPicker)', () => {
     for (const g of open) await g.close();
     await a.close();
     await b.close();
+    for (const e of exporters) await new Promise((r) => e.close(r));
   });
+  /** A metrics exporter apart from any model server, closed after the suite; resolves with its port. */
+  const exporters: (HttpServer | HttpsServer)[] = [];
+  const startExporter = async (handler: RequestListener, tls = false): Promise<number> => {
+    const server = tls ? createHttpsServer({ cert: TEST_CERT, key: TEST_KEY }, handler) : createServer(handler);
+    exporters.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return (server.address() as AddressInfo).port;
+  };
 
   it('runs one pool from --endpoints with llm-d defaults, for the openai client', async () => {
     const { url, gw } = await start({ endpoints: [a.address, b.address] });
@@ -106,7 +115,7 @@ gateway:
     // A metrics server apart from the model server, on another port and path, with a custom
     // queue metric that only the config's extractor mapping knows.
     const paths: string[] = [];
-    const exporter = createServer((req, res) => {
+    const port = await startExporter((req, res) => {
       paths.push(String(req.url));
       if (req.url !== '/engine/metrics') {
         res.writeHead(404).end();
@@ -114,10 +123,7 @@ gateway:
       }
       res.end('# TYPE mine_waiting gauge\nmine_waiting{kind="queued"} 7\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 3\n');
     });
-    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
-    try {
-      const port = (exporter.address() as AddressInfo).port;
-      const config = `
+    const config = `
 apiVersion: llm-d.ai/v1alpha1
 kind: EndpointPickerConfig
 plugins:
@@ -132,61 +138,50 @@ plugins:
 gateway:
   endpoints: ["${a.address}"]
 `;
-      const clock = new ManualClock();
-      const { gw } = await start({ config, clock });
-      const source = gw.pools[0]?.source;
-      await vi.waitFor(() => {
-        expect(source?.list()[0]?.metrics).toMatchObject({ waitingQueueSize: 7, runningRequestsSize: 3 });
-      });
-      expect(paths.every((p) => p === '/engine/metrics')).toBe(true);
-      // The next poll is due one configured interval after the first (the clock has not moved).
-      expect(clock.nextTimerAt()).toBe(100);
-    } finally {
-      await new Promise((r) => exporter.close(r));
-    }
+    const clock = new ManualClock();
+    const { gw } = await start({ config, clock });
+    const source = gw.pools[0]?.source;
+    await vi.waitFor(() => {
+      expect(source?.list()[0]?.metrics).toMatchObject({ waitingQueueSize: 7, runningRequestsSize: 3 });
+    });
+    expect(paths.every((p) => p === '/engine/metrics')).toBe(true);
+    // The next poll is due one configured interval after the first (the clock has not moved).
+    expect(clock.nextTimerAt()).toBe(100);
   });
 
   it('reports failing metrics polls once per outage in the log, and each one in /metrics', async () => {
     let healthy = false;
-    const exporter = createServer((_req, res) => {
+    const port = await startExporter((_req, res) => {
       if (!healthy) {
         res.writeHead(503).end();
         return;
       }
       res.end('# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 2\n');
     });
-    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
-    try {
-      const port = (exporter.address() as AddressInfo).port;
-      const config = `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { port: ${port} }\ngateway:\n  endpoints: ["127.0.0.1:9"]\n`;
-      const lines: string[] = [];
-      const { url } = await start({ config, log: (line) => lines.push(line) });
-      const errors = async (): Promise<number> => Number(/switchyard_gateway_metrics_scrape_errors_total\{pool="default",reason="unavailable"\} (\d+)/.exec((await get(`${url}/metrics`)).text)?.[1] ?? 0);
-      await vi.waitFor(async () => {
-        expect(await errors()).toBeGreaterThanOrEqual(2);
-      }, { timeout: 5000 });
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^pool "default": metrics scrape of endpoint "127\.0\.0\.1:9" \(http:\/\/127\.0\.0\.1:\d+\/metrics\) failed: HTTP 503; scheduling sees no fresh metrics for it, retrying with backoff$/);
-      healthy = true;
-      await vi.waitFor(() => {
-        expect(lines).toHaveLength(2);
-      }, { timeout: 5000 });
-      expect(lines[1]).toBe('pool "default": metrics of endpoint "127.0.0.1:9" are back');
-    } finally {
-      await new Promise((r) => exporter.close(r));
-    }
+    const config = `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { port: ${port} }\ngateway:\n  endpoints: ["127.0.0.1:9"]\n`;
+    const lines: string[] = [];
+    const { url } = await start({ config, log: (line) => lines.push(line) });
+    const errors = async (): Promise<number> => Number(/switchyard_gateway_metrics_scrape_errors_total\{pool="default",reason="unavailable"\} (\d+)/.exec((await get(`${url}/metrics`)).text)?.[1] ?? 0);
+    await vi.waitFor(async () => {
+      expect(await errors()).toBeGreaterThanOrEqual(2);
+    }, { timeout: 5000 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^pool "default": metrics scrape of endpoint "127\.0\.0\.1:9" \(http:\/\/127\.0\.0\.1:\d+\/metrics\) failed: HTTP 503; scheduling sees no fresh metrics for it, retrying with backoff$/);
+    healthy = true;
+    await vi.waitFor(() => {
+      expect(lines).toHaveLength(2);
+    }, { timeout: 5000 });
+    expect(lines[1]).toBe('pool "default": metrics of endpoint "127.0.0.1:9" are back');
   });
 
   it('scrapes an https metrics source with the CA file its config names', async () => {
-    const exporter = createHttpsServer({ cert: TEST_CERT, key: TEST_KEY }, (_req, res) => {
+    const port = await startExporter((_req, res) => {
       res.end('# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 5\n');
-    });
-    await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
+    }, true);
     const dir = await mkdtemp(join(tmpdir(), 'switchyard-tls-'));
     try {
       const caPath = join(dir, 'ca.pem');
       await writeFile(caPath, TEST_CERT);
-      const port = (exporter.address() as AddressInfo).port;
       const config = (params: string): string =>
         `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https, port: ${port}, ${params} }\ngateway:\n  endpoints: ["127.0.0.1:9"]\n`;
       const { gw } = await start({ config: config(`insecureSkipVerify: false, caCertPath: "${caPath}"`) });
@@ -200,7 +195,6 @@ gateway:
       // Without scraping the certificate files are not needed.
       await (await createGatewayFromConfig({ config: config(`caCertPath: "${missing}"`), scrapeMetrics: false })).close();
     } finally {
-      await new Promise((r) => exporter.close(r));
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -10,16 +10,21 @@ const EXPOSITION = '# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_wa
 let server: Server | undefined;
 let fetcher: ClosableMetricsFetcher | undefined;
 
-afterEach(async () => {
-  await fetcher?.close();
-  fetcher = undefined;
-  server?.closeAllConnections();
+/** Closes a test server, its kept-alive connections included. */
+async function closeServer(s: Server | HttpsServer | undefined): Promise<void> {
+  if (s === undefined) return;
+  s.closeAllConnections();
   await new Promise<void>((resolve) => {
-    if (server === undefined) resolve();
-    else server.close(() => {
+    s.close(() => {
       resolve();
     });
   });
+}
+
+afterEach(async () => {
+  await fetcher?.close();
+  fetcher = undefined;
+  await closeServer(server);
   server = undefined;
 });
 
@@ -94,13 +99,7 @@ describe('createUndiciMetricsFetcher', () => {
   describe('over https', () => {
     let tlsServer: HttpsServer | undefined;
     afterEach(async () => {
-      tlsServer?.closeAllConnections();
-      await new Promise<void>((resolve) => {
-        if (tlsServer === undefined) resolve();
-        else tlsServer.close(() => {
-          resolve();
-        });
-      });
+      await closeServer(tlsServer);
       tlsServer = undefined;
     });
     const serveTls = async (): Promise<string> => {
