@@ -86,4 +86,28 @@ describe('startEpp', () => {
     const epp = await startEpp({ ...base, scrapeIntervalMs: false });
     await epp.close();
   });
+
+  it('logs one line when an endpoint\'s metrics polls start failing and one when they recover', async () => {
+    let healthy = false;
+    const exporter = createServer((_req, res) => {
+      if (healthy) res.end('vllm:num_requests_waiting{model_name="m"} 1\n');
+      else res.writeHead(503).end();
+    });
+    await new Promise<void>((resolve) => exporter.listen(0, '127.0.0.1', resolve));
+    const port = (exporter.address() as AddressInfo).port;
+    const lines: string[] = [];
+    const configText = `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { port: ${port} }\n`;
+    const epp = await startEpp({ endpoints: ['127.0.0.1:9'], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false, log: (l) => lines.push(l) });
+    try {
+      const scrapeLines = (): string[] => lines.filter((l) => l.startsWith('metrics scrape of') || l.startsWith('metrics of endpoint'));
+      await expect.poll(scrapeLines, { timeout: 5000 }).toHaveLength(1);
+      expect(scrapeLines()[0]).toMatch(/^metrics scrape of endpoint "127\.0\.0\.1:9" .* failed: HTTP 503; scheduling sees no fresh metrics for it, retrying with backoff$/);
+      healthy = true;
+      await expect.poll(scrapeLines, { timeout: 5000 }).toHaveLength(2);
+      expect(scrapeLines()[1]).toBe('metrics of endpoint "127.0.0.1:9" are back');
+    } finally {
+      await epp.close();
+      await new Promise<void>((resolve) => exporter.close(() => { resolve(); }));
+    }
+  });
 });

@@ -138,6 +138,13 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   // engine mappings; an explicit option still wins for the interval.
   const scraper =
     interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, mappings: scrape.mappings });
+  // One line when an endpoint's polls start failing and one when they recover, not one per poll.
+  scraper?.on('error', (_endpoint, error, consecutiveFailures) => {
+    if (consecutiveFailures === 1) log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);
+  });
+  scraper?.on('recovered', (endpoint) => {
+    log(`metrics of endpoint "${endpoint.id}" are back`);
+  });
   scraper?.start();
   const host = options.host ?? '0.0.0.0';
   const server = await startEppServer({

@@ -38,6 +38,8 @@ export interface PoolBuildContext {
   readonly plugins: readonly PluginDefinition[];
   /** Poll model servers' `/metrics`. */
   readonly scrape: boolean;
+  /** Called with each pool's scraper before it starts (to report its polls). */
+  readonly onScraper?: (pool: string, scraper: MetricsScraper) => void;
 }
 
 /**
@@ -51,8 +53,6 @@ export interface BuiltPool {
   readonly source: EndpointPool;
   /** The picker. */
   readonly picker: EndpointPicker;
-  /** The metrics poller, when scraping is on (its `error` and `scrape` events report each poll). */
-  readonly scraper: MetricsScraper | undefined;
   /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
   readonly registry: Registry | undefined;
   /** Stops scraping, admission and the breaker. */
@@ -132,12 +132,14 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
           mappings: scrape.mappings,
           fetch: fetcher,
         });
-  scraper?.start();
+  if (scraper !== undefined) {
+    ctx.onScraper?.(spec.name, scraper);
+    scraper.start();
+  }
   return {
     pool: { name: spec.name, scheduler: picker, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
     source,
     picker,
-    scraper,
     registry: fcRegistry,
     close: async () => {
       await picker.close();

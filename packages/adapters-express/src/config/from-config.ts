@@ -85,6 +85,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const { endpointPicker, gateway: section } = splitConfig(options.config, where);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
+  const metrics = options.handler?.metrics ?? new GatewayMetrics(registry);
   const ctx: PoolBuildContext = {
     clock,
     section,
@@ -92,6 +93,9 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     schedulerMetrics: new SchedulerMetrics({ registry, pluginSampleEvery: 32 }),
     plugins: [...(options.prefixIndex === false ? [] : await loadPrefixIndexPlugins({ registry })), ...(options.plugins ?? [])],
     scrape: options.scrapeMetrics ?? true,
+    onScraper: (pool, scraper) => {
+      reportScrapes(pool, scraper, metrics, options.log);
+    },
   };
   const pools: BuiltPool[] = [];
   const closeAll = async (): Promise<void> => {
@@ -117,7 +121,6 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     await closeAll();
     throw err;
   }
-  const metrics = new GatewayMetrics(registry);
   const single = pools[0]?.pool;
   let routing: Pick<GatewayOptions, 'models' | 'scheduler' | 'endpoints' | 'rotation'> = {};
   if (models !== undefined) routing = { models };
@@ -139,8 +142,6 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     clock,
     ...options.handler,
   });
-  const gatewayMetrics = options.handler?.metrics ?? metrics;
-  const detachReporting = pools.flatMap((p) => (p.scraper === undefined ? [] : [reportScrapes(p.pool.name, p.scraper, p.source, gatewayMetrics, options.log)]));
   let server: Server | undefined;
   return {
     handler,
@@ -166,7 +167,6 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     async close() {
       await handler.close({ graceMs: section.shutdownGraceMs });
       await closeAll();
-      for (const detach of detachReporting) detach();
       const s = server;
       if (s !== undefined) {
         s.closeIdleConnections();

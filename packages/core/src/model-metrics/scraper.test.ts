@@ -94,10 +94,12 @@ describe('MetricsScraper (virtual time)', () => {
     const { fetch, calls } = manualFetcher(clock);
     scraper = new MetricsScraper({ pool, clock, fetch, intervalMs: 50, maxBackoffMs: 300 });
     const failures: number[] = [];
+    const recoveries: [string, number][] = [];
     scraper.on('error', (_ep, err, n) => {
       expect(err.code).toBe('UPSTREAM_UNAVAILABLE');
       failures.push(n);
     });
+    scraper.on('recovered', (ep, n) => recoveries.push([ep.id, n]));
     scraper.start();
     for (let i = 0; i < 5; i++) {
       calls[i]?.reject(new Error('connect ECONNREFUSED'));
@@ -114,6 +116,11 @@ describe('MetricsScraper (virtual time)', () => {
     clock.runNext();
     expect(calls[6]?.at).toBe(1250);
     expect(scraper.status('a')).toMatchObject({ consecutiveFailures: 0, lastError: undefined });
+    expect(recoveries).toEqual([['a', 5]]);
+    // A success after a success is no recovery.
+    calls[6]?.resolve(vllmMetricsPage());
+    await flush();
+    expect(recoveries).toHaveLength(1);
   });
 
   it('times out on the injected clock and treats pages without engine metrics as failures', async () => {

@@ -65,6 +65,8 @@ export interface MetricsScraperEvents {
   scrape: [endpoint: Endpoint, metrics: EndpointMetrics];
   /** A scrape failed; the next poll is delayed by the backoff. */
   error: [endpoint: Endpoint, error: SwitchyardError, consecutiveFailures: number];
+  /** A scrape succeeded after `failures` failed ones (right after its `scrape` event). */
+  recovered: [endpoint: Endpoint, failures: number];
 }
 
 interface State {
@@ -227,11 +229,13 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
       const missing = missingCoreMetrics(mapping, index);
       if (missing.length === 3) throw new Error(`no ${endpoint.engineType} metrics in the response (expected ${missing.join(', ')})`);
       const metrics = extractEndpointMetrics(mapping, index, this.#clock.now(), endpoint.metrics);
+      const failed = state.failures;
       state.failures = 0;
       state.lastError = undefined;
       state.lastSuccessAt = this.#clock.now();
       this.#pool.setMetrics(endpoint.id, metrics);
       this.emit('scrape', endpoint, metrics);
+      if (failed > 0) this.emit('recovered', endpoint, failed);
     } catch (err) {
       if (state.stopped) return;
       // Not stopped, so an abort can only be the timeout; transports report aborts generically.
