@@ -75,7 +75,8 @@ const specOf = (e: GatewayEndpointInput, sourcePort: number | undefined): Endpoi
  * Builds one pool: endpoint pool, circuit-breaking rotation, metrics scraper, plugin registry
  * (core built-ins + flow-control + extras), the llm-d config, flow control when its feature gate
  * is on (llm-d's legacy admission otherwise), and the EndpointPicker.
- * @throws SwitchyardError `CONFIG_INVALID` from the config loader, naming the pool
+ * @throws SwitchyardError `CONFIG_INVALID` from the config loader, or for a metrics TLS file that
+ *   cannot be read, naming the pool
  * @public
  */
 export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool {
