@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
 import { ManualClock } from '@switchyard/core';
-import { createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
+import { GatewayMetrics, createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post } from '../testing/harness.js';
 import { TEST_CERT, TEST_KEY } from '../testing/tls-fixture.js';
@@ -109,6 +109,15 @@ gateway:
     expect(metrics).toMatch(/inference_pool="alpha"/);
     expect(metrics).toMatch(/inference_pool="beta"/);
     expect(metrics.match(/# HELP llm_d_epp_flow_control_queue_size /g)).toHaveLength(1);
+  });
+
+  it("serves the pickers' metrics beside a GatewayMetrics the caller brings", async () => {
+    const own = new GatewayMetrics();
+    const { url } = await start({ endpoints: [a.address], handler: { metrics: own } });
+    expect((await post(`${url}/v1/chat/completions`, chat())).status).toBe(200);
+    const text = (await get(`${url}/metrics`)).text;
+    expect(text).toContain('switchyard_gateway_requests_total{route="inference",code="200"} 1');
+    expect(text).toMatch(/llm_d_epp_request_total\{model_name="m1",target_model_name="m1",fairness_id="default-flow",priority="0"\} 1/);
   });
 
   it("scrapes where the pool's llm-d data layer says: path, port, interval and engine mappings", async () => {

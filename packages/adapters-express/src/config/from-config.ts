@@ -134,7 +134,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const handler = createGatewayHandler({
     ...routing,
     metrics,
-    metricsRegistries: pools.flatMap((p) => (p.registry === undefined ? [] : [p.registry])),
+    // The pickers' and prefix index's metrics are in `registry` even when the caller brings its own GatewayMetrics.
+    metricsRegistries: [registry, ...pools.flatMap((p) => (p.registry === undefined ? [] : [p.registry]))],
     failureMode: section.failureMode,
     trustClassificationHeaders: trustPredicate(section.trust),
     upstream: section.upstream,
