@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ManualClock } from '@switchyard/core';
 import { startEpp } from '@switchyard/envoy';
 import { describe, expect, it } from 'vitest';
 import { EnvoyEmulator } from '../test-support/envoy-client.js';
@@ -26,6 +27,18 @@ describe('startEpp', () => {
       envoy.close();
     } finally {
       await epp.close();
+    }
+  });
+
+  it('leaves nothing running when the gRPC port cannot be bound: no polls, no timers', async () => {
+    const first = await startEpp({ endpoints: ['10.9.0.1:8000'], host: '127.0.0.1', grpcPort: 0, metricsPort: false, scrapeIntervalMs: false, log: () => undefined });
+    try {
+      const clock = new ManualClock();
+      await expect(startEpp({ endpoints: ['127.0.0.1:9'], clock, host: '127.0.0.1', grpcPort: first.server.port, metricsPort: false, log: () => undefined })).rejects.toThrow();
+      // The scraper had started (a poll with its timeout timer on this clock); it was stopped.
+      expect(clock.pendingTimers).toBe(0);
+    } finally {
+      await first.close();
     }
   });
 

@@ -112,56 +112,68 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const config = loadConfig(options.configText ?? DEFAULT_CONFIG, { registry, pool, clock });
   const scrape = config.dataLayerSettings.scrape;
   const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
-  if (interval !== false && scrape.scheme !== 'http') {
-    // Plugins may already hold sockets (ZMQ subscribers); the config error is the one to report.
-    await closePlugins(configPlugins(config)).catch(() => undefined);
-    throw new SwitchyardError('CONFIG_INVALID', `metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the metrics fetcher (only http); scrape over http or turn scraping off`);
-  }
-  for (const e of options.endpoints) {
-    const spec = typeof e === 'string' ? { address: e } : e;
-    // An endpoint's own metricsPort wins over the data source's port.
-    pool.add(spec.metricsPort === undefined && scrape.port !== undefined ? { ...spec, metricsPort: scrape.port } : spec);
-  }
-  const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
-  const schedulerMetrics = new SchedulerMetrics();
-  const flowController = flowControllerForConfig(config, { pool, clock });
-  const picker = new EndpointPicker({
-    pool,
-    config,
-    clock,
-    metrics: schedulerMetrics,
-    admission: flowController,
-    objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
-    rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
-  });
-  // The config's metrics-data-source / extractors (llm-d data layer) set path, port, interval and
-  // engine mappings; an explicit option still wins for the interval.
-  const scraper =
-    interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, mappings: scrape.mappings });
-  // One line when an endpoint's polls start failing and one when they recover, not one per poll.
-  scraper?.on('error', (_endpoint, error, consecutiveFailures) => {
-    if (consecutiveFailures === 1) log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);
-  });
-  scraper?.on('recovered', (endpoint) => {
-    log(`metrics of endpoint "${endpoint.id}" are back`);
-  });
-  scraper?.start();
   const host = options.host ?? '0.0.0.0';
-  const server = await startEppServer({
-    scheduler: picker,
-    pool,
-    clock,
-    host,
-    port: options.grpcPort ?? 9002,
-    tls: options.tls,
-    health: new HealthState(true),
-    maxBodyBytes: options.maxBodyBytes,
-    trustHeaders: options.trustHeaders,
-    onClose: async () => {
-      await picker.close();
-      await scraper?.stop();
-    },
-  });
+  let flowController: FlowController | undefined;
+  let picker: EndpointPicker | undefined;
+  let scraper: MetricsScraper | undefined;
+  let resources: ReturnType<typeof loadResources> | undefined;
+  let server: EppServer;
+  const schedulerMetrics = new SchedulerMetrics();
+  try {
+    if (interval !== false && scrape.scheme !== 'http') {
+      throw new SwitchyardError('CONFIG_INVALID', `metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the metrics fetcher (only http); scrape over http or turn scraping off`);
+    }
+    for (const e of options.endpoints) {
+      const spec = typeof e === 'string' ? { address: e } : e;
+      // An endpoint's own metricsPort wins over the data source's port.
+      pool.add(spec.metricsPort === undefined && scrape.port !== undefined ? { ...spec, metricsPort: scrape.port } : spec);
+    }
+    resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
+    flowController = flowControllerForConfig(config, { pool, clock });
+    picker = new EndpointPicker({
+      pool,
+      config,
+      clock,
+      metrics: schedulerMetrics,
+      admission: flowController,
+      objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
+      rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
+    });
+    // The config's metrics-data-source / extractors (llm-d data layer) set path, port, interval and
+    // engine mappings; an explicit option still wins for the interval.
+    scraper = interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, mappings: scrape.mappings });
+    // One line when an endpoint's polls start failing and one when they recover, not one per poll.
+    scraper?.on('error', (_endpoint, error, consecutiveFailures) => {
+      if (consecutiveFailures === 1) log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);
+    });
+    scraper?.on('recovered', (endpoint) => {
+      log(`metrics of endpoint "${endpoint.id}" are back`);
+    });
+    scraper?.start();
+    // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
+    const running = { picker, scraper };
+    server = await startEppServer({
+      scheduler: picker,
+      pool,
+      clock,
+      host,
+      port: options.grpcPort ?? 9002,
+      tls: options.tls,
+      health: new HealthState(true),
+      maxBodyBytes: options.maxBodyBytes,
+      trustHeaders: options.trustHeaders,
+      onClose: async () => {
+        await running.picker.close();
+        await running.scraper?.stop();
+      },
+    });
+  } catch (error) {
+    // Nothing may keep running after a failed start: polls, admission, plugins holding sockets
+    // (ZMQ subscribers). The start error is the one to report.
+    await scraper?.stop();
+    await (picker !== undefined ? picker.close() : Promise.all([flowController?.close(), closePlugins(configPlugins(config))])).catch(() => undefined);
+    throw error;
+  }
   const sources: MetricsSource[] = [schedulerMetrics.registry, prefixMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
   if (flowController?.metrics !== undefined) sources.push(flowController.metrics.registry);
   const metricsPort = options.metricsPort ?? 9090;

@@ -75,8 +75,8 @@ const specOf = (e: GatewayEndpointInput, sourcePort: number | undefined): Endpoi
  * Builds one pool: endpoint pool, circuit-breaking rotation, metrics scraper, plugin registry
  * (core built-ins + flow-control + extras), the llm-d config, flow control when its feature gate
  * is on (llm-d's legacy admission otherwise), and the EndpointPicker.
- * @throws SwitchyardError `CONFIG_INVALID` from the config loader, or for a metrics TLS file that
- *   cannot be read, naming the pool
+ * @throws SwitchyardError `CONFIG_INVALID` from the config loader, the flow-control settings, or
+ *   for a metrics TLS file that cannot be read, naming the pool
  * @public
  */
 export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool {
@@ -102,23 +102,25 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   }
   const scrape = loaded.dataLayerSettings.scrape;
   let tls;
+  let fcRegistry: Registry | undefined;
+  let picker: EndpointPicker;
   try {
     tls = ctx.scrape ? scrapeTlsOptions(scrape) : undefined;
+    let admission;
+    if (loaded.hasFeatureGate('flowControl')) {
+      fcRegistry = new Registry();
+      admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
+    }
+    picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics, poolName: spec.name });
   } catch (err) {
     if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();
-    // Plugins may already hold sockets (ZMQ subscribers); the config error is the one to report.
+    // Plugins may already hold sockets (ZMQ subscribers) that would keep the process alive; the
+    // config error is the one to report.
     void closePlugins(configPlugins(loaded)).catch(() => undefined);
     throw err;
   }
   for (const e of spec.endpoints) source.upsert(specOf(e, scrape.port));
-  let fcRegistry: Registry | undefined;
-  let admission;
-  if (loaded.hasFeatureGate('flowControl')) {
-    fcRegistry = new Registry();
-    admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
-  }
-  const picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics, poolName: spec.name });
   const fetcher = ctx.scrape ? createUndiciMetricsFetcher(tls === undefined ? {} : { tls }) : undefined;
   const scraper =
     fetcher === undefined

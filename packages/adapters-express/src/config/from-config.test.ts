@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
-import { ManualClock } from '@switchyard/core';
+import { ManualClock, definePlugin } from '@switchyard/core';
+import { z } from 'zod';
 import { GatewayMetrics, createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post } from '../testing/harness.js';
@@ -118,6 +119,20 @@ gateway:
     const text = (await get(`${url}/metrics`)).text;
     expect(text).toContain('switchyard_gateway_requests_total{route="inference",code="200"} 1');
     expect(text).toMatch(/llm_d_epp_request_total\{model_name="m1",target_model_name="m1",fairness_id="default-flow",priority="0"\} 1/);
+  });
+
+  it('closes the plugins it created when a pool cannot be built, so they hold no sockets', async () => {
+    let closed = 0;
+    const holder = definePlugin({
+      type: 'socket-holder',
+      parameters: z.strictObject({}),
+      create: (_params, c) => ({ type: 'socket-holder', name: c.name, score: () => new Map<string, number>(), close: () => { closed++; } }),
+    });
+    const config = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nfeatureGates: [flowControl]\nflowControl: { maxRequests: -1 }\nplugins:\n- type: socket-holder\ngateway:\n  endpoints: ["127.0.0.1:9"]\n';
+    await expect(createGatewayFromConfig({ config, plugins: [holder] })).rejects.toThrow(/^pool "default": .*maxRequests/);
+    await vi.waitFor(() => {
+      expect(closed).toBe(1);
+    });
   });
 
   it("scrapes where the pool's llm-d data layer says: path, port, interval and engine mappings", async () => {
