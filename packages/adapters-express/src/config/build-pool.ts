@@ -1,4 +1,4 @@
-import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, closePlugins, configPlugins, createDefaultRegistry, loadConfig } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig } from '@switchyard/core';
 import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -115,9 +115,8 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   } catch (err) {
     if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();
-    // Plugins may already hold sockets (ZMQ subscribers) that would keep the process alive; the
-    // config error is the one to report.
-    void closePlugins(configPlugins(loaded)).catch(() => undefined);
+    // Plugins may already hold sockets (ZMQ subscribers) that would keep the process alive.
+    abandonPlugins(configPlugins(loaded));
     throw err;
   }
   for (const e of spec.endpoints) source.upsert(specOf(e, scrape.port));

@@ -3,6 +3,7 @@ import type { EndpointPool } from '../endpoints/pool.js';
 import { isSwitchyardError } from '../errors/switchyard-error.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
 import type { PluginFactoryContext } from '../registry/types.js';
+import { abandonPlugins } from '../scheduling/close-plugins.js';
 import type { Plugin } from '../scheduling/plugins.js';
 import { configError, invalid } from './issues.js';
 import type { Instance } from './producers.js';
@@ -79,6 +80,11 @@ export function createInstances(specs: readonly PluginSpec[], deps: InstanceDeps
     building.delete(i);
     return inst;
   };
-  for (let i = 0; i < specs.length; i++) build(i);
+  try {
+    for (let i = 0; i < specs.length; i++) build(i);
+  } catch (error) {
+    abandonPlugins(built.flatMap((inst) => (inst === undefined ? [] : [inst.plugin])));
+    throw error;
+  }
   return { instances: built as Instance[], byName };
 }

@@ -152,6 +152,27 @@ describe('loadConfig errors name the path and the problem', () => {
   });
 });
 
+describe('a config that fails to load', () => {
+  // A plugin that holds something to release (as a ZMQ subscriber holds sockets).
+  const closed: string[] = [];
+  const holder = definePlugin({
+    type: 'socket-holder',
+    parameters: z.strictObject({ port: z.number().optional() }),
+    create: (_p, ctx) => ({ type: 'socket-holder', name: ctx.name, score: () => new Map<string, number>(), close: () => { closed.push(ctx.name); } }),
+  });
+  const registry = (): PluginRegistry => createDefaultRegistry().register(holder);
+
+  it.each([
+    ['a later plugin has bad parameters', `${HEAD}plugins:\n- type: socket-holder\n- name: second\n  type: socket-holder\n  parameters: { port: nope }\n`, /plugins\[1\]\.parameters\.port/],
+    ['a profile refers to an undefined plugin', `${HEAD}plugins:\n- type: socket-holder\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: missing\n`, /missing/],
+  ])('closes the plugins it had created when %s', async (_case, source, message) => {
+    closed.length = 0;
+    expect(() => load(source, registry())).toThrow(message);
+    await Promise.resolve();
+    expect(closed).toEqual(['socket-holder']);
+  });
+});
+
 describe('llm-d guide configs', () => {
   it('loads the flow-control guide config when the flow-control plugins are registered', () => {
     const c = load(testdata('flow-control-guide.yaml'), withPrefix());

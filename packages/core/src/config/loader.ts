@@ -3,6 +3,7 @@ import type { EndpointPool } from '../endpoints/pool.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
 import type { PluginFactoryContext } from '../registry/types.js';
+import { abandonPlugins } from '../scheduling/close-plugins.js';
 import type { DataProducer, Plugin, ProfileHandler, SchedulingProfile } from '../scheduling/plugins.js';
 import type { SchedulerConfig } from '../scheduling/scheduler.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
@@ -15,7 +16,7 @@ import { parseConfigText } from './parse-source.js';
 import { isProfileHandler } from './plugin-kinds.js';
 import { completeProducers, type Instance } from './producers.js';
 import { buildProfiles } from './profiles.js';
-import { CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES, endpointPickerConfigSchema } from './schema.js';
+import { CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES, endpointPickerConfigSchema, type EndpointPickerConfigDocument } from './schema.js';
 
 /**
  * Options of {@link loadConfig}.
@@ -100,6 +101,17 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
   const clock = options.clock ?? systemClock;
   const deps = { registry: options.registry, pool: options.pool, clock, allowExperimental: options.allowExperimental === true };
   const { instances, byName } = createInstances(doc.plugins, deps);
+  try {
+    return assemble(doc, options, clock, instances, byName);
+  } catch (error) {
+    // Plugins created so far (auto-created ones included) may hold sockets or timers.
+    abandonPlugins(instances.map((i) => i.plugin));
+    throw error;
+  }
+}
+
+/** The rest of {@link loadConfig} once the listed plugins exist: defaults, profiles, producers, data layer. */
+function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions, clock: Clock, instances: Instance[], byName: Map<string, Instance>): LoadedConfig {
   const context = (name: string): PluginFactoryContext => ({ name, clock, pool: options.pool, lookup: (n) => byName.get(n)?.plugin });
   const autoCreate = (type: string): Instance => {
     const def = options.registry.get(type);

@@ -80,3 +80,13 @@ export async function closePlugins(plugins: Iterable<Plugin>): Promise<void> {
     ),
   });
 }
+
+/**
+ * Closes plugins on an error path without waiting: the error being thrown is the one to report,
+ * but plugins that already hold sockets or timers (ZMQ subscribers) must not keep the process
+ * alive. Close failures are dropped.
+ * @public
+ */
+export function abandonPlugins(plugins: Iterable<Plugin>): void {
+  closePlugins(plugins).catch(() => undefined);
+}

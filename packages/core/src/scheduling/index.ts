@@ -30,4 +30,4 @@ export type { ExtensionPoint, PluginObserver } from './observer.js';
 export { Scheduler } from './scheduler.js';
 export type { SchedulerConfig, SchedulerOptions } from './scheduler.js';
 export { orderProducers } from './producer-order.js';
-export { closePlugins, configPlugins } from './close-plugins.js';
+export { abandonPlugins, closePlugins, configPlugins } from './close-plugins.js';
