@@ -76,6 +76,7 @@ function nextName(taken: (n: string) => boolean, type: string): string {
  * prefix-cache-scorer 3; profiles without a picker get `max-score-picker`; one profile and no
  * handler gets `single-profile-handler`; consumed attributes without a producer get their
  * registered default producer; with the `flowControl` gate, missing default policies are added.
+ * When it throws, the plugins it had already created are closed.
  * @throws SwitchyardError `CONFIG_INVALID` whose message names the path and the problem
  * @public
  */
