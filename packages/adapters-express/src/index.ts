@@ -90,7 +90,6 @@ export type {
   Gateway,
   UndiciMetricsFetcherOptions,
   ClosableMetricsFetcher,
-  MetricsTlsOptions,
 } from './config/index.js';
 export { parseGatewayArgs, GATEWAY_USAGE, runGatewayCli } from './cli/index.js';
 export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult } from './cli/index.js';

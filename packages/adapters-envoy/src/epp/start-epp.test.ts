@@ -1,9 +1,14 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ManualClock } from '@switchyard/core';
 import { startEpp } from '@switchyard/envoy';
 import { describe, expect, it } from 'vitest';
 import { EnvoyEmulator } from '../test-support/envoy-client.js';
+import { TEST_CERT, TEST_KEY } from '../test-support/tls-fixture.js';
 import { reqBody, reqHeaders, setHeaders } from '../test-support/wire-helpers.js';
 
 describe('startEpp', () => {
@@ -92,12 +97,30 @@ describe('startEpp', () => {
     }
   });
 
-  it('refuses an https metrics source it cannot scrape, unless scraping is off', async () => {
-    const configText = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https }\n';
-    const base = { endpoints: ['127.0.0.1:9'], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false as const, log: () => undefined };
-    await expect(startEpp(base)).rejects.toThrow(/metrics-data-source "metrics-data-source": scheme "https" is not supported/);
-    const epp = await startEpp({ ...base, scrapeIntervalMs: false });
-    await epp.close();
+  it('scrapes an https metrics source with the CA file its config names', async () => {
+    const exporter = createHttpsServer({ cert: TEST_CERT, key: TEST_KEY }, (_req, res) => {
+      res.end('vllm:num_requests_waiting{model_name="m"} 6\n');
+    });
+    await new Promise<void>((resolve) => exporter.listen(0, '127.0.0.1', resolve));
+    const dir = await mkdtemp(join(tmpdir(), 'switchyard-epp-tls-'));
+    try {
+      const caPath = join(dir, 'ca.pem');
+      await writeFile(caPath, TEST_CERT);
+      const port = (exporter.address() as AddressInfo).port;
+      const configText = (params: string): string => `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: metrics-data-source\n  parameters: { scheme: https, port: ${port}, ${params} }\n`;
+      const base = { endpoints: ['127.0.0.1:9'], host: '127.0.0.1', grpcPort: 0, metricsPort: false as const, log: () => undefined };
+      const epp = await startEpp({ ...base, configText: configText(`insecureSkipVerify: false, caCertPath: "${caPath}"`) });
+      try {
+        await expect.poll(() => epp.pool.list()[0]?.metrics?.waitingQueueSize, { timeout: 5000 }).toBe(6);
+      } finally {
+        await epp.close();
+      }
+      const missing = join(dir, 'missing.pem');
+      await expect(startEpp({ ...base, configText: configText(`caCertPath: "${missing}"`) })).rejects.toThrow(`metrics-data-source "metrics-data-source": caCertPath "${missing}" cannot be read`);
+    } finally {
+      await new Promise<void>((resolve) => exporter.close(() => { resolve(); }));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('logs one line when an endpoint\'s metrics polls start failing and one when they recover', async () => {

@@ -6,12 +6,12 @@ import {
   ModelRewriteStore,
   ObjectiveStore,
   SchedulerMetrics,
-  SwitchyardError,
   closePlugins,
   configPlugins,
   createDefaultRegistry,
   loadConfig,
   loadResources,
+  readMetricsTls,
   systemClock,
   type Clock,
   type EndpointSpec,
@@ -120,9 +120,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   let server: EppServer;
   const schedulerMetrics = new SchedulerMetrics();
   try {
-    if (interval !== false && scrape.scheme !== 'http') {
-      throw new SwitchyardError('CONFIG_INVALID', `metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}: scheme "${scrape.scheme}" is not supported by the metrics fetcher (only http); scrape over http or turn scraping off`);
-    }
+    const tls = interval === false ? undefined : readMetricsTls(scrape);
     for (const e of options.endpoints) {
       const spec = typeof e === 'string' ? { address: e } : e;
       // An endpoint's own metricsPort wins over the data source's port.
@@ -141,7 +139,10 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     });
     // The config's metrics-data-source / extractors (llm-d data layer) set path, port, interval and
     // engine mappings; an explicit option still wins for the interval.
-    scraper = interval === false ? undefined : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, mappings: scrape.mappings });
+    scraper =
+      interval === false
+        ? undefined
+        : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, scheme: scrape.scheme, mappings: scrape.mappings, ...(tls === undefined ? {} : { tls }) });
     // One line when an endpoint's polls start failing and one when they recover, not one per poll.
     scraper?.on('error', (_endpoint, error, consecutiveFailures) => {
       if (consecutiveFailures === 1) log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);

@@ -1,11 +1,10 @@
-import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls } from '@switchyard/core';
 import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
 import { EndpointRotation } from '../gateway/rotation.js';
 import { createUndiciMetricsFetcher } from './metrics-fetcher.js';
-import { scrapeTlsOptions } from './scrape-tls.js';
 import type { GatewayEndpointInput, GatewaySection } from './schema.js';
 
 /**
@@ -105,7 +104,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   let fcRegistry: Registry | undefined;
   let picker: EndpointPicker;
   try {
-    tls = ctx.scrape ? scrapeTlsOptions(scrape) : undefined;
+    tls = ctx.scrape ? readMetricsTls(scrape) : undefined;
     let admission;
     if (loaded.hasFeatureGate('flowControl')) {
       fcRegistry = new Registry();

@@ -5,7 +5,7 @@ export { splitConfig, parseConfigDocument, resolvePoolDocument } from './documen
 export type { SplitConfig } from './document.js';
 export { buildPool } from './build-pool.js';
 export { createUndiciMetricsFetcher } from './metrics-fetcher.js';
-export type { UndiciMetricsFetcherOptions, ClosableMetricsFetcher, MetricsTlsOptions } from './metrics-fetcher.js';
+export type { UndiciMetricsFetcherOptions, ClosableMetricsFetcher } from './metrics-fetcher.js';
 export type { PoolBuildSpec, PoolBuildContext, BuiltPool } from './build-pool.js';
 export { createGatewayFromConfig } from './from-config.js';
 export type { GatewayFromConfigOptions, Gateway } from './from-config.js';

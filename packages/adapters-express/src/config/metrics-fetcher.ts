@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import type { MetricsFetcher } from '@switchyard/core';
+import type { MetricsFetcher, MetricsTlsOptions } from '@switchyard/core';
 
 const ACCEPT = ['accept', 'text/plain;version=0.0.4;q=1,*/*;q=0.1'];
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
@@ -15,25 +15,10 @@ export interface UndiciMetricsFetcherOptions {
   readonly maxBytes?: number;
   /** Idle keep-alive time of a scrape connection. @defaultValue 60 s */
   readonly keepAliveTimeoutMs?: number;
-  /** TLS settings for `https` endpoints (Node's `tls.connect` names). */
+  /** TLS settings for `https` endpoints (see `readMetricsTls` in `@switchyard/core`). */
   readonly tls?: MetricsTlsOptions;
 }
 
-/**
- * TLS settings of {@link createUndiciMetricsFetcher}, as llm-d's `metrics-data-source` gives them
- * (`insecureSkipVerify`, `caCertPath`, `clientCertPath` + `clientKeyPath`), read into memory.
- * @public
- */
-export interface MetricsTlsOptions {
-  /** Verify the server certificate. @defaultValue true */
-  readonly rejectUnauthorized?: boolean;
-  /** Trusted CA certificates (PEM), replacing Node's default roots. */
-  readonly ca?: string | Buffer;
-  /** Client certificate (PEM) for mutual TLS. */
-  readonly cert?: string | Buffer;
-  /** Client private key (PEM) for mutual TLS. */
-  readonly key?: string | Buffer;
-}
 
 /**
  * A `MetricsFetcher` that can be closed.

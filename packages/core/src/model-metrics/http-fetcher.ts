@@ -1,4 +1,5 @@
 import { Agent, get } from 'node:http';
+import { Agent as TlsAgent, get as tlsGet } from 'node:https';
 
 /**
  * Fetches a `/metrics` page: resolves with the body text of a 200 response, rejects otherwise.
@@ -16,11 +17,30 @@ export interface HttpMetricsFetcherOptions {
   readonly maxBytes?: number;
   /** Keep-alive sockets per host. @defaultValue 2 */
   readonly maxSocketsPerHost?: number;
+  /** TLS settings for `https` URLs. @defaultValue Node's defaults (verify against its root CAs) */
+  readonly tls?: MetricsTlsOptions;
 }
 
 /**
- * A {@link MetricsFetcher} over `node:http` with a keep-alive agent (polling every 50 ms would
- * otherwise open a connection per poll). Call `close()` to drop idle sockets.
+ * TLS settings of a metrics fetcher, as llm-d's `metrics-data-source` gives them
+ * (`insecureSkipVerify`, `caCertPath`, `clientCertPath` + `clientKeyPath`), read into memory
+ * (see {@link readMetricsTls}).
+ * @public
+ */
+export interface MetricsTlsOptions {
+  /** Verify the server certificate. @defaultValue true */
+  readonly rejectUnauthorized?: boolean;
+  /** Trusted CA certificates (PEM), replacing Node's default roots. */
+  readonly ca?: string | Buffer;
+  /** Client certificate (PEM) for mutual TLS. */
+  readonly cert?: string | Buffer;
+  /** Client private key (PEM) for mutual TLS. */
+  readonly key?: string | Buffer;
+}
+
+/**
+ * A {@link MetricsFetcher} over `node:http` and `node:https` with keep-alive agents (polling every
+ * 50 ms would otherwise open a connection per poll). Call `close()` to drop idle sockets.
  * @public
  */
 export interface HttpMetricsFetcher extends MetricsFetcher {
@@ -34,10 +54,15 @@ export interface HttpMetricsFetcher extends MetricsFetcher {
  */
 export function createHttpMetricsFetcher(options: HttpMetricsFetcherOptions = {}): HttpMetricsFetcher {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
-  const agent = new Agent({ keepAlive: true, maxSockets: options.maxSocketsPerHost ?? 2 });
+  const maxSockets = options.maxSocketsPerHost ?? 2;
+  const agent = new Agent({ keepAlive: true, maxSockets });
+  let tlsAgent: TlsAgent | undefined;
   const fetcher = (url: string, signal: AbortSignal): Promise<string> =>
     new Promise<string>((resolve, reject) => {
-      const req = get(url, { agent, signal, headers: { accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' } }, (res) => {
+      const tls = url.startsWith('https:');
+      if (tls) tlsAgent ??= new TlsAgent({ keepAlive: true, maxSockets, ...options.tls });
+      const request = { agent: tls ? tlsAgent : agent, signal, headers: { accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' } };
+      const req = (tls ? tlsGet : get)(url, request, (res) => {
         if (res.statusCode !== 200) {
           res.resume();
           reject(new Error(`HTTP ${res.statusCode ?? 0}`));
@@ -60,5 +85,10 @@ export function createHttpMetricsFetcher(options: HttpMetricsFetcherOptions = {}
       });
       req.on('error', reject);
     });
-  return Object.assign(fetcher, { close: () => { agent.destroy(); } });
+  return Object.assign(fetcher, {
+    close: () => {
+      agent.destroy();
+      tlsAgent?.destroy();
+    },
+  });
 }

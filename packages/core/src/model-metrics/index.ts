@@ -8,6 +8,7 @@ export type { MetricSelector, CacheInfoSelector, EngineMetricMapping } from './e
 export { extractEndpointMetrics, missingCoreMetrics } from './extract.js';
 export type { SampleIndex } from './extract.js';
 export { createHttpMetricsFetcher } from './http-fetcher.js';
-export type { MetricsFetcher, HttpMetricsFetcher, HttpMetricsFetcherOptions } from './http-fetcher.js';
+export type { MetricsFetcher, HttpMetricsFetcher, HttpMetricsFetcherOptions, MetricsTlsOptions } from './http-fetcher.js';
+export { readMetricsTls } from './metrics-tls.js';
 export { MetricsScraper, MIN_SCRAPE_INTERVAL_MS } from './scraper.js';
 export type { MetricsScraperOptions, MetricsScraperEvents, ScrapeStatus } from './scraper.js';

@@ -36,8 +36,8 @@ describe('MetricsScraper (virtual time)', () => {
     expect(() => new MetricsScraper({ pool, intervalMs: 10 })).toThrow(SwitchyardError);
     expect(() => new MetricsScraper({ pool, timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(() => new MetricsScraper({ pool, scheme: 'ftp' as 'http' })).toThrow(/scheme must be "http" or "https", got "ftp"/);
-    // The built-in fetcher speaks plain HTTP: https needs a fetch of one's own.
-    expect(() => new MetricsScraper({ pool, scheme: 'https' })).toThrow(/scheme "https" needs a `fetch`/);
+    // TLS settings belong to the built-in fetcher; a custom one brings its own.
+    expect(() => new MetricsScraper({ pool, tls: { rejectUnauthorized: false }, fetch: () => Promise.resolve('') })).toThrow(/`tls` configures the built-in fetcher/);
   });
 
   it('polls the scheme, host, metrics port and path it was given', () => {

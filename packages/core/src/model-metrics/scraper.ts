@@ -6,7 +6,7 @@ import type { Endpoint, EndpointMetrics, EngineType } from '../endpoints/types.j
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import { ENGINE_METRIC_MAPPINGS, mappingMetricNames, type EngineMetricMapping } from './engine-mappings.js';
 import { extractEndpointMetrics, missingCoreMetrics } from './extract.js';
-import { createHttpMetricsFetcher, type MetricsFetcher } from './http-fetcher.js';
+import { createHttpMetricsFetcher, type MetricsFetcher, type MetricsTlsOptions } from './http-fetcher.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { indexSamples } from './samples.js';
 
@@ -28,14 +28,13 @@ export interface MetricsScraperOptions {
   readonly timeoutMs?: number;
   /** Metrics path. @defaultValue '/metrics' */
   readonly path?: string;
-  /**
-   * URL scheme of the polls. `https` needs a `fetch` that speaks TLS (the built-in one does not).
-   * @defaultValue 'http'
-   */
+  /** URL scheme of the polls. @defaultValue 'http' */
   readonly scheme?: 'http' | 'https';
+  /** TLS settings of the built-in fetcher for `https` (a custom `fetch` brings its own). */
+  readonly tls?: MetricsTlsOptions;
   /** Cap of the exponential backoff after failures. @defaultValue 2000 */
   readonly maxBackoffMs?: number;
-  /** Transport. @defaultValue a keep-alive `node:http` fetcher ({@link createHttpMetricsFetcher}) */
+  /** Transport. @defaultValue a keep-alive `node:http`/`node:https` fetcher ({@link createHttpMetricsFetcher}) */
   readonly fetch?: MetricsFetcher;
   /** Mapping overrides per engine type (e.g. a fork with renamed metrics). */
   readonly mappings?: Partial<Record<EngineType, EngineMetricMapping>>;
@@ -121,12 +120,12 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     const scheme: string = options.scheme ?? 'http';
     if (scheme !== 'http' && scheme !== 'https') throw new SwitchyardError('CONFIG_INVALID', `metrics scraper scheme must be "http" or "https", got ${JSON.stringify(scheme)}`);
     this.#scheme = scheme;
-    if (scheme === 'https' && options.fetch === undefined) {
-      throw new SwitchyardError('CONFIG_INVALID', 'metrics scraper: scheme "https" needs a `fetch` that speaks TLS; the built-in fetcher speaks plain HTTP');
+    if (options.tls !== undefined && options.fetch !== undefined) {
+      throw new SwitchyardError('CONFIG_INVALID', 'metrics scraper: `tls` configures the built-in fetcher; give TLS settings to your own `fetch` instead');
     }
     this.#maxBackoff = Math.max(interval, options.maxBackoffMs ?? 2000);
     if (options.fetch === undefined) {
-      const fetcher = createHttpMetricsFetcher();
+      const fetcher = createHttpMetricsFetcher(options.tls === undefined ? {} : { tls: options.tls });
       this.#fetch = fetcher;
       this.#closeFetcher = () => { fetcher.close(); };
     } else {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { SwitchyardError, type MetricsScrapeSettings } from '@switchyard/core';
-import type { MetricsTlsOptions } from './metrics-fetcher.js';
+import type { MetricsScrapeSettings } from '../config/data-layer-settings.js';
+import { SwitchyardError } from '../errors/switchyard-error.js';
+import type { MetricsTlsOptions } from './http-fetcher.js';
 
 /**
  * TLS options for scraping over `https`, from the llm-d `metrics-data-source` settings: the
@@ -8,9 +9,9 @@ import type { MetricsTlsOptions } from './metrics-fetcher.js';
  * (The config loader already checked that `clientCertPath` and `clientKeyPath` come together.)
  * @throws SwitchyardError `CONFIG_INVALID` naming the source, the field and the file when a file
  *   cannot be read
- * @internal
+ * @public
  */
-export function scrapeTlsOptions(scrape: MetricsScrapeSettings): MetricsTlsOptions | undefined {
+export function readMetricsTls(scrape: MetricsScrapeSettings): MetricsTlsOptions | undefined {
   if (scrape.scheme !== 'https') return undefined;
   const where = `metrics-data-source${scrape.source === undefined ? '' : ` "${scrape.source}"`}`;
   const read = (field: string, path: string | undefined): Buffer | undefined => {
