@@ -16,6 +16,8 @@ import {
   type Clock,
   type EndpointSpec,
   type LoadedConfig,
+  type MetricsScrapeSettings,
+  type MetricsTlsOptions,
   type PluginRegistry,
 } from '@switchyard/core';
 import { flowControlPlugins, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
@@ -96,6 +98,24 @@ async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetri
 }
 
 /**
+ * Polls model-server metrics where the config's data layer says (its metrics-data-source sets
+ * path, port, scheme, TLS and interval; its extractors the engine mappings), logging one line when
+ * an endpoint's polls start failing and one when they recover, not one per poll.
+ */
+function startScraper(o: { pool: EndpointPool; clock: Clock; intervalMs: number; scrape: MetricsScrapeSettings; tls: MetricsTlsOptions | undefined; log: (line: string) => void }): MetricsScraper {
+  const { scrape } = o;
+  const scraper = new MetricsScraper({ pool: o.pool, clock: o.clock, intervalMs: o.intervalMs, path: scrape.path, scheme: scrape.scheme, mappings: scrape.mappings, ...(o.tls === undefined ? {} : { tls: o.tls }) });
+  scraper.on('error', (_endpoint, error, consecutiveFailures) => {
+    if (consecutiveFailures === 1) o.log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);
+  });
+  scraper.on('recovered', (endpoint) => {
+    o.log(`metrics of endpoint "${endpoint.id}" are back`);
+  });
+  scraper.start();
+  return scraper;
+}
+
+/**
  * Starts a complete endpoint picker: loads the config (llm-d defaulting), builds the pool, the
  * picker, flow control when its feature gate is on, model-server metrics scraping, the ext_proc
  * gRPC server and `/metrics`, and logs the effective configuration. This is what the
@@ -137,20 +157,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
       rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
     });
-    // The config's metrics-data-source / extractors (llm-d data layer) set path, port, interval and
-    // engine mappings; an explicit option still wins for the interval.
-    scraper =
-      interval === false
-        ? undefined
-        : new MetricsScraper({ pool, clock, intervalMs: interval, path: scrape.path, scheme: scrape.scheme, mappings: scrape.mappings, ...(tls === undefined ? {} : { tls }) });
-    // One line when an endpoint's polls start failing and one when they recover, not one per poll.
-    scraper?.on('error', (_endpoint, error, consecutiveFailures) => {
-      if (consecutiveFailures === 1) log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);
-    });
-    scraper?.on('recovered', (endpoint) => {
-      log(`metrics of endpoint "${endpoint.id}" are back`);
-    });
-    scraper?.start();
+    scraper = interval === false ? undefined : startScraper({ pool, clock, intervalMs: interval, scrape, tls, log });
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
     server = await startEppServer({
