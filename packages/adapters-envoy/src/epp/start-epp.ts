@@ -11,8 +11,10 @@ import {
   createDefaultRegistry,
   loadConfig,
   loadResources,
+  logScrapeOutages,
   readMetricsTls,
   systemClock,
+  withScrapePort,
   type Clock,
   type EndpointSpec,
   type LoadedConfig,
@@ -99,18 +101,12 @@ async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetri
 
 /**
  * Polls model-server metrics where the config's data layer says (its metrics-data-source sets
- * path, port, scheme, TLS and interval; its extractors the engine mappings), logging one line when
- * an endpoint's polls start failing and one when they recover, not one per poll.
+ * path, scheme, TLS and interval; its extractors the engine mappings), logging each outage.
  */
 function startScraper(o: { pool: EndpointPool; clock: Clock; intervalMs: number; scrape: MetricsScrapeSettings; tls: MetricsTlsOptions | undefined; log: (line: string) => void }): MetricsScraper {
   const { scrape } = o;
   const scraper = new MetricsScraper({ pool: o.pool, clock: o.clock, intervalMs: o.intervalMs, path: scrape.path, scheme: scrape.scheme, mappings: scrape.mappings, ...(o.tls === undefined ? {} : { tls: o.tls }) });
-  scraper.on('error', (_endpoint, error, consecutiveFailures) => {
-    if (consecutiveFailures === 1) o.log(`${error.message}; scheduling sees no fresh metrics for it, retrying with backoff`);
-  });
-  scraper.on('recovered', (endpoint) => {
-    o.log(`metrics of endpoint "${endpoint.id}" are back`);
-  });
+  logScrapeOutages(scraper, o.log);
   scraper.start();
   return scraper;
 }
@@ -141,11 +137,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const schedulerMetrics = new SchedulerMetrics();
   try {
     const tls = interval === false ? undefined : readMetricsTls(scrape);
-    for (const e of options.endpoints) {
-      const spec = typeof e === 'string' ? { address: e } : e;
-      // An endpoint's own metricsPort wins over the data source's port.
-      pool.add(spec.metricsPort === undefined && scrape.port !== undefined ? { ...spec, metricsPort: scrape.port } : spec);
-    }
+    for (const e of options.endpoints) pool.add(withScrapePort(typeof e === 'string' ? { address: e } : e, scrape));
     resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
     flowController = flowControllerForConfig(config, { pool, clock });
     picker = new EndpointPicker({

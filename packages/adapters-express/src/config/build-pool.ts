@@ -1,4 +1,4 @@
-import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls } from '@switchyard/core';
+import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls, withScrapePort } from '@switchyard/core';
 import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -58,15 +58,13 @@ export interface BuiltPool {
   close(): Promise<void>;
 }
 
-/** An endpoint's own `metricsPort` wins over the data source's `port` (which applies to every endpoint). */
-const specOf = (e: GatewayEndpointInput, sourcePort: number | undefined): EndpointSpec => {
-  const entry = typeof e === 'string' ? { address: e } : e;
-  const metricsPort = entry.metricsPort ?? sourcePort;
+const specOf = (e: GatewayEndpointInput): EndpointSpec => {
+  if (typeof e === 'string') return { address: e };
   return {
-    address: entry.address,
-    ...(entry.id === undefined ? {} : { id: entry.id }),
-    ...(entry.labels === undefined ? {} : { labels: entry.labels }),
-    ...(metricsPort === undefined ? {} : { metricsPort }),
+    address: e.address,
+    ...(e.id === undefined ? {} : { id: e.id }),
+    ...(e.labels === undefined ? {} : { labels: e.labels }),
+    ...(e.metricsPort === undefined ? {} : { metricsPort: e.metricsPort }),
   };
 };
 
@@ -118,7 +116,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     abandonPlugins(configPlugins(loaded));
     throw err;
   }
-  for (const e of spec.endpoints) source.upsert(specOf(e, scrape.port));
+  for (const e of spec.endpoints) source.upsert(withScrapePort(specOf(e), scrape));
   const fetcher = ctx.scrape ? createUndiciMetricsFetcher(tls === undefined ? {} : { tls }) : undefined;
   const scraper =
     fetcher === undefined

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isMetricsExtractor, type ExtractorSettings } from '../plugins/data-layer/core-metrics-extractor.js';
 import { isMetricsDataSource, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
+import type { EndpointSpec } from '../endpoints/types.js';
 import type { Plugin } from '../scheduling/plugins.js';
 import { configError, invalid } from './issues.js';
 
@@ -89,4 +90,13 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
   }
   // Discovery plugins (file, k8s) live in adapters; the reference is passed on for them to resolve.
   return { metricsSources, scrape: metricsSources[0] ?? DEFAULT_SCRAPE, discovery: dl.discovery?.pluginRef };
+}
+
+/**
+ * An endpoint as a metrics source scrapes it: the source's `port` applies to an endpoint without a
+ * `metricsPort` of its own.
+ * @public
+ */
+export function withScrapePort(spec: EndpointSpec, scrape: MetricsScrapeSettings): EndpointSpec {
+  return spec.metricsPort === undefined && scrape.port !== undefined ? { ...spec, metricsPort: scrape.port } : spec;
 }

@@ -9,5 +9,5 @@ export type { EndpointPickerConfigDocument, PluginSpec, ProfileDocument } from '
 export { defaultScorerWeights, PREFIX_CACHE_SCORER } from './defaults.js';
 export { DEFAULT_PICKER } from './profiles.js';
 export { FLOW_CONTROL_DEFAULT_TYPES } from './flow-control-refs.js';
-export { dataLayerSchema } from './data-layer-settings.js';
+export { dataLayerSchema, withScrapePort } from './data-layer-settings.js';
 export type { DataLayerSettings, MetricsScrapeSettings } from './data-layer-settings.js';

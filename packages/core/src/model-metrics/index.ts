@@ -10,5 +10,6 @@ export type { SampleIndex } from './extract.js';
 export { createHttpMetricsFetcher } from './http-fetcher.js';
 export type { MetricsFetcher, HttpMetricsFetcher, HttpMetricsFetcherOptions, MetricsTlsOptions } from './http-fetcher.js';
 export { readMetricsTls } from './metrics-tls.js';
+export { logScrapeOutages } from './outage-log.js';
 export { MetricsScraper, MIN_SCRAPE_INTERVAL_MS } from './scraper.js';
 export type { MetricsScraperOptions, MetricsScraperEvents, ScrapeStatus } from './scraper.js';
