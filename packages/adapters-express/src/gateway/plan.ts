@@ -90,7 +90,6 @@ class DecisionPlan implements ForwardPlan {
   }
 }
 
-/** Upstream model name → client model name (a class for the same reason as the plans). */
 /**
  * Primary then fallbacks, built with `Array.of` rather than an array literal: the list lives as
  * long as the forward, and a literal's allocation site may be pretenured (see `DecisionPlan`).
@@ -101,6 +100,7 @@ function targetList(primary: Endpoint, fallbacks: readonly Endpoint[]): Endpoint
   return out;
 }
 
+/** Upstream model name → client model name (a class for the same reason as the plans). */
 class ModelRename {
   constructor(
     readonly from: string,
