@@ -205,7 +205,7 @@ export class ExtProcStream {
     this.#decision = decision;
     this.#o.observer?.onDecision?.(decision, this.#clock.now() - started);
     decision.revoked?.addEventListener('abort', () => { this.#onRevoked(decision); }, { once: true });
-    const targets = [decision.primary, ...decision.fallbacks];
+    const targets = decision.targets ?? [decision.primary, ...decision.fallbacks];
     const echo = this.#o.echoHeaders ?? true;
     this.#send(forwardHeadersResponse({ targets, decisionHeaders: decision.headers, requestHeaders: this.#headers, bodyLength: decision.body.length, requestId: decision.request.id, echo }));
     for (const reply of bodyChunkResponses('request', decision.body, !trailers, this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES)) this.#send(reply);

@@ -10,7 +10,7 @@ import { ManualClock, definePlugin } from '@switchyard/core';
 import { z } from 'zod';
 import { GatewayMetrics, createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post } from '../testing/harness.js';
+import { deadAddress, get, post } from '../testing/harness.js';
 import { TEST_CERT, TEST_KEY } from '../testing/tls-fixture.js';
 
 const chat = (model = 'm1'): Record<string, unknown> => ({ model, messages: [{ role: 'user', content: 'hello there' }] });
@@ -119,6 +119,36 @@ gateway:
     const text = (await get(`${url}/metrics`)).text;
     expect(text).toContain('switchyard_gateway_requests_total{route="inference",code="200"} 1');
     expect(text).toMatch(/llm_d_epp_request_total\{model_name="m1",target_model_name="m1",fairness_id="default-flow",priority="0"\} 1/);
+  });
+
+  it("retries down the picker's fallbacks when its first choice refuses connections", async () => {
+    const dead = await deadAddress();
+    // A scorer that always ranks the dead endpoint first, and a picker that returns two targets.
+    const preferDead = definePlugin({
+      type: 'prefer-address',
+      parameters: z.strictObject({ address: z.string() }),
+      create: (params, c) => ({ type: 'prefer-address', name: c.name, score: (_ctx: unknown, _req: unknown, eps: readonly { id: string; address: string }[]) => new Map(eps.map((e) => [e.id, e.address === params.address ? 1 : 0])) }),
+    });
+    const config = `apiVersion: llm-d.ai/v1alpha1
+kind: EndpointPickerConfig
+plugins:
+- type: prefer-address
+  parameters: { address: "${dead}" }
+- type: max-score-picker
+  parameters: { maxNumOfEndpoints: 2 }
+schedulingProfiles:
+- name: default
+  plugins:
+  - pluginRef: prefer-address
+  - pluginRef: max-score-picker
+`;
+    const { url } = await start({ config, endpoints: [dead, a.address], scrapeMetrics: false, plugins: [preferDead] });
+    for (let i = 0; i < 3; i++) {
+      const r = await post(`${url}/v1/chat/completions`, chat());
+      expect(r.status).toBe(200);
+      expect(r.headers['x-gateway-destination-endpoint-served']).toBe(a.address);
+    }
+    expect((await get(`${url}/metrics`)).text).toMatch(/switchyard_gateway_retries_total\{pool="default"\} 3/);
   });
 
   it('closes the plugins it created when a pool cannot be built, so they hold no sockets', async () => {

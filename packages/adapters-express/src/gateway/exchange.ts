@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
-import type { Classification, Decision, Endpoint, InferenceRequest } from '@switchyard/core';
+import type { Classification, Decision, Endpoint, InferenceRequest, PickOptions } from '@switchyard/core';
 import { buildUpstreamHeaders } from '../proxy/headers.js';
 import { startForward, type ForwardControl, type ForwardOptions, type ForwardResult } from '../proxy/forward.js';
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
@@ -148,14 +148,12 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       this.#started = rt.clock.now();
       this.#pendingEntry = rt.tracker.addPending(this);
       pm.scheduling.inc();
+      const trustHeaders = rt.trusts(this.#req);
+      // Two literals instead of a conditional spread, which copies properties one by one.
+      const options: PickOptions = classification === undefined ? { signal, trustHeaders, trace: rt.trace } : { signal, trustHeaders, trace: rt.trace, classification };
       let pending: Promise<Decision>;
       try {
-        pending = (this.#route as RouteResolution).pool.scheduler.pick(request, {
-          signal,
-          trustHeaders: rt.trusts(this.#req),
-          ...(classification === undefined ? {} : { classification }),
-          trace: rt.trace,
-        });
+        pending = (this.#route as RouteResolution).pool.scheduler.pick(request, options);
       } catch (err) {
         this.#onPickError(err);
         return;

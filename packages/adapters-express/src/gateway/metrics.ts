@@ -105,7 +105,8 @@ export class GatewayMetrics {
   readonly scrapeErrors: FastCounter<'pool' | 'reason'>;
 
   readonly #pools = new Map<string, PoolMetrics>();
-  readonly #requestChildren = new Map<string, BoundCounter>();
+  /** Children of `requests` by route, then status code (no key string to build per request). */
+  readonly #requestChildren = new Map<GatewayRoute, Map<number, BoundCounter>>();
 
   /** The bound per-request metrics of pool `name` (created on first use). */
   forPool(name: string): PoolMetrics {
@@ -130,11 +131,15 @@ export class GatewayMetrics {
 
   /** Counts one answered request (children cached per route and code). */
   countRequest(route: GatewayRoute, code: number): void {
-    const key = `${route} ${code}`;
-    let c = this.#requestChildren.get(key);
+    let byCode = this.#requestChildren.get(route);
+    if (byCode === undefined) {
+      byCode = new Map();
+      this.#requestChildren.set(route, byCode);
+    }
+    let c = byCode.get(code);
     if (c === undefined) {
       c = this.requests.labels(route, String(code));
-      this.#requestChildren.set(key, c);
+      byCode.set(code, c);
     }
     c.inc();
   }

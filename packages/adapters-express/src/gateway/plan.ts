@@ -67,7 +67,7 @@ class DecisionPlan implements ForwardPlan {
     const target = decision.request.targetModel;
     const client = decision.clientModel;
     this.#decision = decision;
-    this.targets = orderTargets(targetList(decision.primary, decision.fallbacks), rotation);
+    this.targets = orderTargets(decision.targets ?? targetList(decision.primary, decision.fallbacks), rotation);
     this.headers = decision.headers;
     this.responseHeaders = decision.responseHeaders;
     this.body = decision.body;
@@ -91,13 +91,27 @@ class DecisionPlan implements ForwardPlan {
 }
 
 /**
- * Primary then fallbacks, built with `Array.of` rather than an array literal: the list lives as
- * long as the forward, and a literal's allocation site may be pretenured (see `DecisionPlan`).
+ * Primary then fallbacks, for schedulers whose decisions do not carry `targets`. A lone target's
+ * list is shared per endpoint (frozen): most decisions have no fallbacks, and building even a
+ * one-element list per request costs, since it lives as long as the forward. Longer lists use
+ * `Array.of`, not a literal, whose allocation site V8 may pretenure (see `DecisionPlan`).
  */
-function targetList(primary: Endpoint, fallbacks: readonly Endpoint[]): Endpoint[] {
+function targetList(primary: Endpoint, fallbacks: readonly Endpoint[]): readonly Endpoint[] {
+  if (fallbacks.length === 0) return soleTarget(primary);
   const out = Array.of(primary);
   for (const f of fallbacks) out.push(f);
   return out;
+}
+
+const soleTargets = new WeakMap<Endpoint, readonly Endpoint[]>();
+
+function soleTarget(endpoint: Endpoint): readonly Endpoint[] {
+  let list = soleTargets.get(endpoint);
+  if (list === undefined) {
+    list = Object.freeze(Array.of(endpoint));
+    soleTargets.set(endpoint, list);
+  }
+  return list;
 }
 
 /** Upstream model name → client model name (a class for the same reason as the plans). */

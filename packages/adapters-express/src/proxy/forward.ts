@@ -174,7 +174,7 @@ class DispatchRequest implements Dispatcher.DispatchOptions {
   readonly bodyTimeout: number;
 
   constructor(o: ForwardOptions, endpoint: Endpoint) {
-    this.origin = `http://${endpoint.address}`;
+    this.origin = originOf(endpoint);
     this.path = o.path;
     this.method = o.method;
     this.headers = o.headers;
@@ -182,4 +182,19 @@ class DispatchRequest implements Dispatcher.DispatchOptions {
     this.headersTimeout = o.headersTimeoutMs;
     this.bodyTimeout = o.bodyTimeoutMs;
   }
+}
+
+const origins = new WeakMap<Endpoint, string>();
+
+/**
+ * `http://<address>`, built once per endpoint: undici looks its connection pool up by origin,
+ * and a string built per request has to be flattened and hashed again every time.
+ */
+function originOf(endpoint: Endpoint): string {
+  let origin = origins.get(endpoint);
+  if (origin === undefined) {
+    origin = `http://${endpoint.address}`;
+    origins.set(endpoint, origin);
+  }
+  return origin;
 }

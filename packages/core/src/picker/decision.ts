@@ -69,7 +69,7 @@ export interface DecisionInit {
 export class PickDecision implements Decision {
   readonly request: SchedulingRequest;
   readonly primary: Endpoint;
-  readonly fallbacks: readonly Endpoint[];
+  readonly targets: readonly Endpoint[];
   readonly result: SchedulingResult;
   readonly headers: Readonly<Record<string, string>>;
   readonly responseHeaders: Readonly<Record<string, string>>;
@@ -87,7 +87,7 @@ export class PickDecision implements Decision {
   constructor(init: DecisionInit, shared: DecisionShared, grant: AdmissionGrant, series: RequestSeries | undefined) {
     this.request = init.request;
     this.primary = init.targets[0] as Endpoint;
-    this.fallbacks = init.targets.length > 1 ? init.targets.slice(1) : NO_FALLBACKS;
+    this.targets = init.targets;
     this.result = init.result;
     this.headers = init.headers;
     this.responseHeaders = init.responseHeaders;
@@ -100,6 +100,11 @@ export class PickDecision implements Decision {
     this.#serving = this.primary;
     shared.pool.addInFlight(this.primary.id, 1, init.tokens);
     series?.running.inc();
+  }
+
+  /** Targets after the primary, built when asked for: forwarders read `targets`. */
+  get fallbacks(): readonly Endpoint[] {
+    return this.targets.length > 1 ? this.targets.slice(1) : NO_FALLBACKS;
   }
 
   /** Model name the client asked for. */

@@ -49,6 +49,7 @@ describe('EndpointPicker', () => {
     expect(d.primary.id).toBe('e0');
     expect(d.headers['x-gateway-destination-endpoint']).toBe('10.0.0.1:8000');
     expect(d.fallbacks).toEqual([]);
+    expect(d.targets).toEqual([d.primary]);
     expect(d.request.fairnessId).toBe('default-flow');
     expect(d.request.priority).toBe(0);
     expect(d.trace).toBeUndefined();
@@ -64,6 +65,7 @@ describe('EndpointPicker', () => {
     const d = await new EndpointPicker({ pool, config }).pick(chat());
     expect(d.headers['x-gateway-destination-endpoint']).toBe('10.0.0.1:8000,10.0.0.2:8000,10.0.0.3:8000');
     expect(d.fallbacks.map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect(d.targets?.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
     d.complete({ kind: 'success' });
   });
 

@@ -50,6 +50,11 @@ export interface Decision {
   readonly primary: Endpoint;
   /** Ordered fallbacks (retry only before any byte reached the client). */
   readonly fallbacks: readonly Endpoint[];
+  /**
+   * Primary then fallbacks as one list, when the scheduler has it (`EndpointPicker` does), so
+   * that a forwarder need not build it for every request. Must equal `[primary, ...fallbacks]`.
+   */
+  readonly targets?: readonly Endpoint[];
   /** Full scheduling result (all profiles). */
   readonly result: SchedulingResult;
   /** Headers to set on the forwarded request (destination, prefiller, encoders...). */
