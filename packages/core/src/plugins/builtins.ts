@@ -16,7 +16,9 @@ import { weightedRandomPickerPlugin } from './pickers/weighted-random-picker.js'
 import { inFlightLoadProducerPlugin } from './producers/inflight-load-producer.js';
 import { predictedLatencyProducerPlugin } from './producers/predicted-latency-producer.js';
 import { sessionIdProducerPlugin } from './producers/session-id-producer.js';
+import { disaggHeadersHandlerPlugin, prefillHeaderHandlerPlugin } from './profile-handlers/disagg-headers-handler.js';
 import { disaggProfileHandlerPlugin } from './profile-handlers/disagg-profile-handler.js';
+import { pdProfileHandlerPlugin } from './profile-handlers/pd-profile-handler.js';
 import { singleProfileHandlerPlugin } from './profile-handlers/single-profile-handler.js';
 import { activeRequestScorerPlugin } from './scorers/active-request-scorer.js';
 import { kvCacheUtilizationScorerPlugin } from './scorers/kv-cache-utilization-scorer.js';
@@ -30,7 +32,8 @@ import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
- * profile handlers, stage deciders, data producers and the data-layer plugins
+ * profile handlers (with llm-d's deprecated `pd-profile-handler` and header handlers), stage
+ * deciders, data producers and the data-layer plugins
  * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`). `createDefaultRegistry()` registers them
  * (plus the saturation detectors).
  * @public
@@ -55,6 +58,9 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   weightedRandomPickerPlugin,
   singleProfileHandlerPlugin,
   disaggProfileHandlerPlugin,
+  pdProfileHandlerPlugin,
+  disaggHeadersHandlerPlugin,
+  prefillHeaderHandlerPlugin,
   prefixBasedPdDeciderPlugin,
   alwaysDisaggPdDeciderPlugin,
   alwaysDisaggMultimodalDeciderPlugin,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { joinHostPort } from '../../endpoints/address.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import { ENCODERS_HEADER, PREFILLER_HEADER } from '../../headers/names.js';
-import { definePlugin } from '../../registry/types.js';
+import { definePlugin, type PluginFactoryContext } from '../../registry/types.js';
 import { schedulingResult } from '../../scheduling/scheduling-result.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import type { Plugin, ProfileHandler, RequestLifecycle, SchedulingProfile, SchedulingResult, StageDecider } from '../../scheduling/plugins.js';
@@ -43,6 +43,17 @@ const parametersSchema = z
     }
   });
 
+/**
+ * Sets `x-prefiller-host-port` from the first target of profile `prefillProfile` and
+ * `x-encoder-hosts-ports` from every target of `encodeProfile`, when those stages ran.
+ */
+export function setDisaggHeaders(result: SchedulingResult, prefillProfile: string, encodeProfile: string, headers: Record<string, string>): void {
+  const prefill = result.profileResults.get(prefillProfile)?.targets[0];
+  if (prefill !== undefined) headers[PREFILLER_HEADER] = joinHostPort(prefill.ip, prefill.port);
+  const encoders = result.profileResults.get(encodeProfile)?.targets;
+  if (encoders !== undefined && encoders.length > 0) headers[ENCODERS_HEADER] = encoders.map((e) => joinHostPort(e.ip, e.port)).join(',');
+}
+
 function asDecider(plugin: Plugin | undefined, ref: string): StageDecider {
   if (plugin === undefined) throw new SwitchyardError('CONFIG_INVALID', `decider "${ref}" is not a configured plugin`);
   if (typeof (plugin as Partial<StageDecider>).shouldRun !== 'function') {
@@ -64,56 +75,59 @@ export const disaggProfileHandlerPlugin = definePlugin({
   type: 'disagg-profile-handler',
   description: 'Prefill/decode/encode disaggregation: decode first, deciders for the other stages.',
   parameters: parametersSchema,
-  create: (p, ctx): DisaggProfileHandler => {
-    const { decode: dn, prefill: pn, encode: en } = p.profiles;
-    const prefillDecider = p.deciders.prefill === undefined ? undefined : asDecider(ctx.lookup(p.deciders.prefill), p.deciders.prefill);
-    const encodeDecider = p.deciders.encode === undefined ? undefined : asDecider(ctx.lookup(p.deciders.encode), p.deciders.encode);
-    const prefillFirst = p.stageOrder === 'prefill-first';
-    const prefillOn = prefillFirst || prefillDecider !== undefined;
-    const get = (profiles: ReadonlyMap<string, SchedulingProfile>, name: string): SchedulingProfile[] => {
-      const profile = profiles.get(name);
-      if (profile === undefined) throw new SwitchyardError('INTERNAL', `disagg-profile-handler: profile "${name}" is not configured`);
-      return [profile];
-    };
-    return {
-      type: 'disagg-profile-handler',
-      name: ctx.name,
-      validate(profiles) {
-        const needed = [dn, ...(prefillOn ? [pn] : []), ...(encodeDecider !== undefined ? [en] : [])];
-        const missing = needed.filter((n) => !profiles.has(n));
-        if (missing.length > 0) throw new Error(`needs scheduling profile(s) ${missing.map((n) => `"${n}"`).join(', ')}`);
-      },
-      pickProfiles(c, request, profiles, results) {
-        if (prefillFirst && !results.has(pn)) return get(profiles, pn);
-        if (!results.has(dn)) return get(profiles, dn);
-        const decode = results.get(dn);
-        const pick = decode?.targets[0];
-        if (pick === undefined) return [];
-        if (encodeDecider !== undefined && !results.has(en) && (prefillFirst || !results.has(pn)) && encodeDecider.shouldRun(c, request, pick)) {
-          return get(profiles, en);
-        }
-        if (!prefillFirst && prefillDecider !== undefined && !results.has(pn)) {
-          request.attributes.set(Attributes.peerEndpoint, pick.id);
-          if (prefillDecider.shouldRun(c, request, pick)) return get(profiles, pn);
-        }
-        return [];
-      },
-      processResults(_c, _r, results) {
-        const decode = results.get(dn);
-        if (decode === undefined || decode === null) throw new SwitchyardError('REJECTED_SATURATED', `decode profile "${dn}" found no endpoint`);
-        return schedulingResult(results, dn);
-      },
-      preRequest(_c, _r, result, headers) {
-        const prefill = result.profileResults.get(pn)?.targets[0];
-        if (prefill !== undefined) headers[PREFILLER_HEADER] = joinHostPort(prefill.ip, prefill.port);
-        const encoders = result.profileResults.get(en)?.targets;
-        if (encoders !== undefined && encoders.length > 0) headers[ENCODERS_HEADER] = encoders.map((e) => joinHostPort(e.ip, e.port)).join(',');
-      },
-      decisionType(result) {
-        const hasPrefill = (result.profileResults.get(pn) ?? null) !== null;
-        const hasEncode = (result.profileResults.get(en) ?? null) !== null;
-        return hasEncode ? (hasPrefill ? 'encode-prefill-decode' : 'encode-decode') : hasPrefill ? 'prefill-decode' : 'decode-only';
-      },
-    };
-  },
+  create: (p, ctx): DisaggProfileHandler => createDisaggProfileHandler(p, ctx),
 });
+
+/** Parameters of `disagg-profile-handler`, defaults applied. */
+export type DisaggParameters = z.infer<typeof parametersSchema>;
+
+/** Builds the handler behind `disagg-profile-handler` (and the deprecated `pd-profile-handler`). */
+export function createDisaggProfileHandler(p: DisaggParameters, ctx: PluginFactoryContext): DisaggProfileHandler {
+  const { decode: dn, prefill: pn, encode: en } = p.profiles;
+  const prefillDecider = p.deciders.prefill === undefined ? undefined : asDecider(ctx.lookup(p.deciders.prefill), p.deciders.prefill);
+  const encodeDecider = p.deciders.encode === undefined ? undefined : asDecider(ctx.lookup(p.deciders.encode), p.deciders.encode);
+  const prefillFirst = p.stageOrder === 'prefill-first';
+  const prefillOn = prefillFirst || prefillDecider !== undefined;
+  const get = (profiles: ReadonlyMap<string, SchedulingProfile>, name: string): SchedulingProfile[] => {
+    const profile = profiles.get(name);
+    if (profile === undefined) throw new SwitchyardError('INTERNAL', `disagg-profile-handler: profile "${name}" is not configured`);
+    return [profile];
+  };
+  return {
+    type: 'disagg-profile-handler',
+    name: ctx.name,
+    validate(profiles) {
+      const needed = [dn, ...(prefillOn ? [pn] : []), ...(encodeDecider !== undefined ? [en] : [])];
+      const missing = needed.filter((n) => !profiles.has(n));
+      if (missing.length > 0) throw new Error(`needs scheduling profile(s) ${missing.map((n) => `"${n}"`).join(', ')}`);
+    },
+    pickProfiles(c, request, profiles, results) {
+      if (prefillFirst && !results.has(pn)) return get(profiles, pn);
+      if (!results.has(dn)) return get(profiles, dn);
+      const decode = results.get(dn);
+      const pick = decode?.targets[0];
+      if (pick === undefined) return [];
+      if (encodeDecider !== undefined && !results.has(en) && (prefillFirst || !results.has(pn)) && encodeDecider.shouldRun(c, request, pick)) {
+        return get(profiles, en);
+      }
+      if (!prefillFirst && prefillDecider !== undefined && !results.has(pn)) {
+        request.attributes.set(Attributes.peerEndpoint, pick.id);
+        if (prefillDecider.shouldRun(c, request, pick)) return get(profiles, pn);
+      }
+      return [];
+    },
+    processResults(_c, _r, results) {
+      const decode = results.get(dn);
+      if (decode === undefined || decode === null) throw new SwitchyardError('REJECTED_SATURATED', `decode profile "${dn}" found no endpoint`);
+      return schedulingResult(results, dn);
+    },
+    preRequest(_c, _r, result, headers) {
+      setDisaggHeaders(result, pn, en, headers);
+    },
+    decisionType(result) {
+      const hasPrefill = (result.profileResults.get(pn) ?? null) !== null;
+      const hasEncode = (result.profileResults.get(en) ?? null) !== null;
+      return hasEncode ? (hasPrefill ? 'encode-prefill-decode' : 'encode-decode') : hasPrefill ? 'prefill-decode' : 'decode-only';
+    },
+  };
+}

@@ -1,3 +1,5 @@
 export { singleProfileHandlerPlugin, createSingleProfileHandler, SINGLE_PROFILE_HANDLER } from './single-profile-handler.js';
 export { disaggProfileHandlerPlugin } from './disagg-profile-handler.js';
 export type { DisaggDecisionType, DisaggProfileHandler } from './disagg-profile-handler.js';
+export { pdProfileHandlerPlugin } from './pd-profile-handler.js';
+export { disaggHeadersHandlerPlugin, prefillHeaderHandlerPlugin } from './disagg-headers-handler.js';

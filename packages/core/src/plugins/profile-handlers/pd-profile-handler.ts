@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { definePlugin } from '../../registry/types.js';
+import { createDisaggProfileHandler, type DisaggProfileHandler } from './disagg-profile-handler.js';
+
+const REMOVED = 'was removed from pd-profile-handler upstream: add a prefix-based-pd-decider (its nonCachedTokens is the old threshold) and name it in deciderPluginName';
+
+const parametersSchema = z.strictObject({
+  /** Name of the decode profile (the primary). */
+  decodeProfile: z.string().min(1).default('decode'),
+  /** Name of the prefill profile. */
+  prefillProfile: z.string().min(1).default('prefill'),
+  /** Instance name of the stage decider that says when to run prefill. */
+  deciderPluginName: z.string().min(1).default('prefix-based-pd-decider'),
+  /** Accepted from old configs and ignored: llm-d never used them either. */
+  prefixPluginType: z.string().optional(),
+  prefixPluginName: z.string().optional(),
+  /** Accepted and ignored: the decider reads its own producer's match info. */
+  prefixMatchInfoProducerName: z.string().optional(),
+  /**
+   * llm-d's data-parallel workaround (send every request to one port of the pod, naming the rank
+   * in `x-data-parallel-host-port`). Deprecated upstream (not needed with Istio ≥ 1.28.1); Switchyard
+   * addresses each rank directly, so only 0 (off) is accepted.
+   */
+  primaryPort: z
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(0)
+    .refine((port) => port === 0, { error: 'primaryPort is not supported: list each data-parallel rank as its own endpoint (llm-d deprecated it too)' }),
+  /** Parameters of the first pd-profile-handler, rejected with a migration hint. */
+  threshold: z.unknown().refine((v) => v === undefined, { error: REMOVED }).optional(),
+  hashBlockSize: z.unknown().refine((v) => v === undefined, { error: REMOVED }).optional(),
+});
+
+/**
+ * `pd-profile-handler`: llm-d's deprecated name for prefill/decode disaggregation, kept so that
+ * older configs load. It is `disagg-profile-handler` with decode first, prefill run when the
+ * decider named `deciderPluginName` accepts the decode pick, and no encode stage. Like upstream it
+ * sets no headers itself: list `disagg-headers-handler` (or its old name `prefill-header-handler`)
+ * among the plugins for `x-prefiller-host-port`, or move to `disagg-profile-handler`.
+ * @public
+ */
+export const pdProfileHandlerPlugin = definePlugin({
+  type: 'pd-profile-handler',
+  description: 'Deprecated llm-d alias: prefill/decode disaggregation, decode first, one decider (headers from disagg-headers-handler).',
+  parameters: parametersSchema,
+  create: (p, ctx): DisaggProfileHandler => {
+    const disagg = createDisaggProfileHandler(
+      { profiles: { decode: p.decodeProfile, prefill: p.prefillProfile, encode: 'encode' }, deciders: { prefill: p.deciderPluginName }, stageOrder: 'decode-first' },
+      ctx,
+    );
+    return {
+      type: 'pd-profile-handler',
+      name: ctx.name,
+      validate: (profiles) => disagg.validate?.(profiles),
+      pickProfiles: (c, request, profiles, results) => disagg.pickProfiles(c, request, profiles, results),
+      processResults: (c, request, results) => disagg.processResults(c, request, results),
+      decisionType: (result) => disagg.decisionType(result),
+    };
+  },
+});
