@@ -7,7 +7,8 @@ import { alwaysDisaggPdDeciderPlugin } from './deciders/always-disagg-pd-decider
 import { prefixBasedPdDeciderPlugin } from './deciders/prefix-based-pd-decider.js';
 import { decodeFilterPlugin } from './filters/decode-filter.js';
 import { encodeFilterPlugin } from './filters/encode-filter.js';
-import { labelSelectorFilterPlugin } from './filters/label-selector-filter.js';
+import { byLabelFilterPlugin } from './filters/by-label-filter.js';
+import { byLabelSelectorFilterPlugin, labelSelectorFilterPlugin } from './filters/label-selector-filter.js';
 import { prefillFilterPlugin } from './filters/prefill-filter.js';
 import { sessionAffinityFilterPlugin } from './filters/session-affinity-filter.js';
 import { maxScorePickerPlugin } from './pickers/max-score-picker.js';
@@ -32,10 +33,11 @@ import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
- * profile handlers (with llm-d's deprecated `pd-profile-handler` and header handlers), stage
- * deciders, data producers and the data-layer plugins
- * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`). `createDefaultRegistry()` registers them
- * (plus the saturation detectors).
+ * profile handlers, stage deciders, data producers and the data-layer plugins
+ * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`), plus the
+ * deprecated llm-d names older configs still use (`by-label`, `by-label-selector`,
+ * `pd-profile-handler`, `disagg-headers-handler`, `prefill-header-handler`).
+ * `createDefaultRegistry()` registers them (plus the saturation detectors).
  * @public
  */
 export const builtinPlugins: readonly PluginDefinition[] = [
@@ -43,6 +45,8 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   prefillFilterPlugin,
   encodeFilterPlugin,
   labelSelectorFilterPlugin,
+  byLabelSelectorFilterPlugin,
+  byLabelFilterPlugin,
   sessionAffinityFilterPlugin,
   queueScorerPlugin,
   runningRequestsSizeScorerPlugin,

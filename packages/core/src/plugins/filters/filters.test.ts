@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   Attributes,
   ManualClock,
+  byLabelFilterPlugin,
+  byLabelSelectorFilterPlugin,
   SESSION_TOKEN_HEADER,
   decodeFilterPlugin,
   encodeFilterPlugin,
@@ -55,6 +57,22 @@ describe('label-selector-filter', () => {
   it('rejects In without values and Exists with values', () => {
     expect(() => labelSelectorFilterPlugin.parameters.parse({ matchExpressions: [{ key: 'k', operator: 'In' }] })).toThrow(/needs at least one value/);
     expect(() => labelSelectorFilterPlugin.parameters.parse({ matchExpressions: [{ key: 'k', operator: 'Exists', values: ['x'] }] })).toThrow(/takes no values/);
+  });
+});
+
+describe("llm-d's deprecated label filters", () => {
+  const labelled = endpoints(3, undefined, (i) => [{ tier: 'gold' }, { tier: 'bronze' }, {}][i] ?? {});
+  const ids = (f: Filter): string[] => f.filter(cycleContext(), schedulingRequest(), labelled).map((e) => e.id);
+  it('by-label keeps valid values, and unlabeled endpoints only with allowsNoLabel', () => {
+    expect(ids(instantiate(byLabelFilterPlugin, { label: 'tier', validValues: ['gold'] }) as Filter)).toEqual(['e0']);
+    expect(ids(instantiate(byLabelFilterPlugin, { label: 'tier', validValues: ['gold'], allowsNoLabel: true }) as Filter)).toEqual(['e0', 'e2']);
+    expect(ids(instantiate(byLabelFilterPlugin, { label: 'tier', validValues: ['gold', 'bronze'] }) as Filter)).toEqual(['e0', 'e1']);
+    expect(() => byLabelFilterPlugin.parameters.parse({ validValues: ['gold'] })).toThrow(/label/);
+  });
+  it('by-label-selector is label-selector-filter under its old name', () => {
+    const f = instantiate(byLabelSelectorFilterPlugin, { matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['bronze'] }] }) as Filter;
+    expect(f.type).toBe('by-label-selector');
+    expect(ids(f)).toEqual(['e0', 'e2']);
   });
 });
 

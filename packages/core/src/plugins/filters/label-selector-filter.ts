@@ -64,21 +64,32 @@ export function matchesLabelSelector(
  * (`matchLabels` and `matchExpressions`).
  * @public
  */
-export const labelSelectorFilterPlugin = definePlugin({
-  type: 'label-selector-filter',
-  description: 'Keeps endpoints matching a Kubernetes label selector.',
-  parameters: z.strictObject({
-    /** Exact label values required. */
-    matchLabels: z.record(z.string(), z.string()).default({}),
-    /** Set-based requirements. */
-    matchExpressions: z.array(labelSelectorRequirementSchema).default([]),
-  }),
-  create: (p, ctx): Filter => ({
-    type: 'label-selector-filter',
-    name: ctx.name,
-    filter: (_c, _r, endpoints) => {
-      const keep = (e: Endpoint): boolean => matchesLabelSelector(e.labels, p.matchLabels, p.matchExpressions);
-      return endpoints.every(keep) ? endpoints : endpoints.filter(keep);
-    },
-  }),
-});
+export const labelSelectorFilterPlugin = labelSelectorFilterDefinition('label-selector-filter', 'Keeps endpoints matching a Kubernetes label selector.');
+
+/**
+ * `by-label-selector`: llm-d's deprecated name of {@link labelSelectorFilterPlugin}, same
+ * parameters and behaviour, kept so that older configs load.
+ * @public
+ */
+export const byLabelSelectorFilterPlugin = labelSelectorFilterDefinition('by-label-selector', 'Deprecated llm-d name of label-selector-filter.');
+
+function labelSelectorFilterDefinition(type: string, description: string) {
+  return definePlugin({
+    type,
+    description,
+    parameters: z.strictObject({
+      /** Exact label values required. */
+      matchLabels: z.record(z.string(), z.string()).default({}),
+      /** Set-based requirements. */
+      matchExpressions: z.array(labelSelectorRequirementSchema).default([]),
+    }),
+    create: (p, ctx): Filter => ({
+      type,
+      name: ctx.name,
+      filter: (_c, _r, endpoints) => {
+        const keep = (e: Endpoint): boolean => matchesLabelSelector(e.labels, p.matchLabels, p.matchExpressions);
+        return endpoints.every(keep) ? endpoints : endpoints.filter(keep);
+      },
+    }),
+  });
+}

@@ -6,14 +6,24 @@ import type { Filter } from '../../scheduling/plugins.js';
 
 /**
  * Keeps the endpoints whose `llm-d.ai/role` label is in `roles` (and unlabeled ones when
- * `keepUnlabeled`). Returns the input array itself when nothing is removed, so the common
- * all-pass case allocates nothing.
+ * `keepUnlabeled`).
  * @internal
  */
 export function filterByRole(endpoints: readonly Endpoint[], roles: ReadonlySet<string>, keepUnlabeled: boolean): readonly Endpoint[] {
+  return filterByLabel(endpoints, ROLE_LABEL, roles, keepUnlabeled);
+}
+
+/**
+ * Keeps the endpoints whose label `label` has one of `values`, and those without the label when
+ * `keepUnlabeled` (or when `values` holds the empty string, llm-d's reading of a missing label).
+ * Returns the input array itself when nothing is removed, so the common all-pass case allocates
+ * nothing.
+ * @internal
+ */
+export function filterByLabel(endpoints: readonly Endpoint[], label: string, values: ReadonlySet<string>, keepUnlabeled: boolean): readonly Endpoint[] {
   const keep = (e: Endpoint): boolean => {
-    const role = e.labels[ROLE_LABEL];
-    return role === undefined ? keepUnlabeled : roles.has(role);
+    const value = e.labels[label];
+    return value === undefined ? keepUnlabeled || values.has('') : values.has(value);
   };
   let i = 0;
   while (i < endpoints.length && keep(endpoints[i] as Endpoint)) i++;
