@@ -51,6 +51,15 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
     await (config.plugins.get('precise-prefix-cache-producer') as PrecisePrefixProducer).close();
   });
 
+  it('the tokenizer plugin under its old name, `tokenizer`', async () => {
+    const config = loadConfig(
+      `${HEAD}plugins:\n- type: tokenizer\n  parameters:\n    backend: estimate\n- type: approx-prefix-cache-producer\n- type: prefix-cache-scorer\n  parameters:\n    prefixMatchInfoProducerName: approx-prefix-cache-producer\n`,
+      { registry: await registry(), pool: poolOf(2) },
+    );
+    // The configured `tokenizer` produces the tokens: no token-producer is auto-created beside it.
+    expect(config.producers.map((p) => p.name)).toEqual(['tokenizer', 'approx-prefix-cache-producer']);
+  });
+
   const PD = (decider: string) =>
     `${HEAD}plugins:\n- name: approx\n  type: approx-prefix-cache-producer\n- type: prefill-filter\n- type: decode-filter\n- type: prefix-cache-scorer\n- type: prefix-based-pd-decider\n  parameters:\n    nonCachedTokens: 8\n${decider}- type: disagg-profile-handler\n  parameters:\n    deciders:\n      prefill: prefix-based-pd-decider\nschedulingProfiles:\n- name: prefill\n  plugins:\n  - pluginRef: prefill-filter\n  - pluginRef: prefix-cache-scorer\n- name: decode\n  plugins:\n  - pluginRef: decode-filter\n  - pluginRef: prefix-cache-scorer\n`;
   const registries: [string, () => Promise<PluginRegistry>][] = [

@@ -2,7 +2,7 @@ export { PrefixAttributes, matchInfoAttribute, blockKeysAttribute, readMatchInfo
 export type { PromptBytes } from './attributes.js';
 export type { PrefixPluginEnv } from './env.js';
 export { publishMatchInfo } from './match-info.js';
-export { TokenProducer, tokenProducerDefinition, TOKEN_PRODUCER } from './token-producer.js';
+export { TokenProducer, tokenProducerDefinition, legacyTokenizerDefinition, TOKEN_PRODUCER } from './token-producer.js';
 export { tokenProducerParameters } from './token-parameters.js';
 export type { TokenProducerParams } from './token-parameters.js';
 export { ApproximatePrefixProducer, approximateProducerDefinition, approximateProducerParameters, APPROX_PREFIX_PRODUCER } from './approximate-producer.js';

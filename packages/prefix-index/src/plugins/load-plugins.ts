@@ -11,7 +11,7 @@ import type { PrefixPluginEnv } from './env.js';
 import { noHitLruScorerDefinition } from './no-hit-lru-scorer.js';
 import { preciseProducerDefinition } from './precise-producer.js';
 import { prefixCacheScorerDefinition } from './prefix-cache-scorer.js';
-import { tokenProducerDefinition } from './token-producer.js';
+import { legacyTokenizerDefinition, tokenProducerDefinition } from './token-producer.js';
 
 /**
  * Options of {@link loadPrefixIndexPlugins}.
@@ -55,6 +55,7 @@ export async function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions =
   };
   return [
     tokenProducerDefinition(env),
+    legacyTokenizerDefinition(env),
     approximateProducerDefinition(env),
     preciseProducerDefinition(env),
     prefixCacheScorerDefinition(env),

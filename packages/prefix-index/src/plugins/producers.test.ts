@@ -168,9 +168,9 @@ describe('precise producer', () => {
 });
 
 describe('plugin definitions', () => {
-  it('loads the six plugin types; both registration paths give the same registry over core defaults', async () => {
+  it('loads the six plugin types and the old name of one; both registration paths give the same registry over core defaults', async () => {
     const defs = await loadPrefixIndexPlugins({ hasher });
-    const ours = ['approx-prefix-cache-producer', 'no-hit-lru-scorer', 'precise-prefix-cache-producer', 'prefix-cache-affinity-filter', 'prefix-cache-scorer', 'token-producer'];
+    const ours = ['approx-prefix-cache-producer', 'no-hit-lru-scorer', 'precise-prefix-cache-producer', 'prefix-cache-affinity-filter', 'prefix-cache-scorer', 'token-producer', 'tokenizer'];
     expect(defs.map((d) => d.type).sort()).toEqual(ours);
     // No clash with core: prefix-based-pd-decider is core's alone.
     const viaRegisterAll = createDefaultRegistry().registerAll(defs);

@@ -1,4 +1,4 @@
-import { Attributes, definePlugin, SwitchyardError, type CycleContext, type PluginDefinition, type DataProducer, type Endpoint, type SchedulingRequest } from '@switchyard/core';
+import { Attributes, definePlugin, SwitchyardError, type CycleContext, type PluginDefinition, type PluginFactoryContext, type DataProducer, type Endpoint, type SchedulingRequest } from '@switchyard/core';
 import { encodePromptBytes, pseudoTokenCount, tokensToBytes } from '../hashing/prompt-bytes.js';
 import { createLocalTokenizer } from '../tokenizer/local-tokenizer.js';
 import type { Tokenizer } from '../tokenizer/types.js';
@@ -93,6 +93,11 @@ export class TokenProducer implements DataProducer {
   }
 }
 
+/** llm-d's previous type name of `token-producer`. */
+const LEGACY_TOKEN_PRODUCER = 'tokenizer';
+/** What a token producer writes. */
+const TOKEN_ATTRIBUTES = [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name];
+
 /**
  * Plugin definition of `token-producer` (default producer of the token attributes).
  * @public
@@ -102,22 +107,39 @@ export function tokenProducerDefinition(env: PrefixPluginEnv): PluginDefinition<
     type: TOKEN_PRODUCER,
     description: 'Token ids (vLLM render, local tokenizer.json, custom) or the 4-byte estimate for prefix hashing.',
     parameters: tokenProducerParameters,
-    produces: [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name],
-    defaultProducerFor: [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name],
-    create: (p, ctx) => {
-      const r = resolveTokenParameters(p);
-      for (const what of r.unsupported) env.logger.warn(`${ctx.name}: ${what}`);
-      let tokenizer: Tokenizer | Promise<Tokenizer> | undefined;
-      if (r.backend === 'vllm') {
-        tokenizer = new VllmRenderTokenizer({ url: r.url, api: p.api, timeoutMs: r.timeoutMs, cacheSize: p.cacheSize, clock: ctx.clock, ...(p.modelName === undefined ? {} : { modelName: p.modelName }) });
-      } else if (r.backend === 'local') {
-        if (p.tokenizerPath === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: parameters.tokenizerPath is required with backend "local"');
-        tokenizer = createLocalTokenizer({ tokenizerJson: p.tokenizerPath, ...(p.tokenizerConfigPath === undefined ? {} : { tokenizerConfig: p.tokenizerConfigPath }) });
-      } else if (r.backend === 'custom') {
-        if (env.tokenizer === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: backend "custom" needs a tokenizer passed to loadPrefixIndexPlugins({ tokenizer })');
-        tokenizer = env.tokenizer;
-      }
-      return new TokenProducer(ctx.name, tokenizer, env, r.backend !== 'custom');
-    },
+    produces: TOKEN_ATTRIBUTES,
+    defaultProducerFor: TOKEN_ATTRIBUTES,
+    create: (p, ctx) => createTokenProducer(p, ctx, env),
   });
+}
+
+/**
+ * `tokenizer`: llm-d's previous name of `token-producer`, same parameters and behaviour, kept so
+ * that older configs load. (Not a default producer: `token-producer` is.)
+ * @public
+ */
+export function legacyTokenizerDefinition(env: PrefixPluginEnv): PluginDefinition<TokenProducerParams> {
+  return definePlugin({
+    type: LEGACY_TOKEN_PRODUCER,
+    description: 'Deprecated llm-d name of token-producer.',
+    parameters: tokenProducerParameters,
+    produces: TOKEN_ATTRIBUTES,
+    create: (p, ctx) => createTokenProducer(p, ctx, env),
+  });
+}
+
+function createTokenProducer(p: TokenProducerParams, ctx: PluginFactoryContext, env: PrefixPluginEnv): TokenProducer {
+  const r = resolveTokenParameters(p);
+  for (const what of r.unsupported) env.logger.warn(`${ctx.name}: ${what}`);
+  let tokenizer: Tokenizer | Promise<Tokenizer> | undefined;
+  if (r.backend === 'vllm') {
+    tokenizer = new VllmRenderTokenizer({ url: r.url, api: p.api, timeoutMs: r.timeoutMs, cacheSize: p.cacheSize, clock: ctx.clock, ...(p.modelName === undefined ? {} : { modelName: p.modelName }) });
+  } else if (r.backend === 'local') {
+    if (p.tokenizerPath === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: parameters.tokenizerPath is required with backend "local"');
+    tokenizer = createLocalTokenizer({ tokenizerJson: p.tokenizerPath, ...(p.tokenizerConfigPath === undefined ? {} : { tokenizerConfig: p.tokenizerConfigPath }) });
+  } else if (r.backend === 'custom') {
+    if (env.tokenizer === undefined) throw new SwitchyardError('CONFIG_INVALID', 'token-producer: backend "custom" needs a tokenizer passed to loadPrefixIndexPlugins({ tokenizer })');
+    tokenizer = env.tokenizer;
+  }
+  return new TokenProducer(ctx.name, tokenizer, env, r.backend !== 'custom');
 }
