@@ -82,6 +82,31 @@ hits_created 1.7e9
     expect(some).toEqual(all.filter((f) => f.name === 'vllm:num_requests_running' || f.name === 'vllm:time_to_first_token_seconds'));
   });
 
+  it('a filtered parse returns exactly the wanted families of a full parse (property)', () => {
+    const OWNED: Record<string, string[]> = { histogram: ['_bucket', '_count', '_sum'], summary: ['_count', '_sum'], counter: ['_total'], gauge: [], untyped: [] };
+    const page = fc
+      .array(fc.constantFrom('histogram', 'summary', 'counter', 'gauge', 'untyped'), { minLength: 1, maxLength: 5 })
+      .chain((types) => {
+        // Names that prefix one another (m, mx, mxx...), so that only suffix ownership tells them apart.
+        const names = types.map((_t, i) => `m${'x'.repeat(i)}`);
+        // Every sample name a family owns, written in any order (a family's samples need not be contiguous).
+        const sampleNames = types.flatMap((t, i) => [names[i] as string, ...(OWNED[t] ?? []).map((s) => `${names[i]}${s}`)]);
+        const line = fc.tuple(fc.constantFrom(...sampleNames), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 99 })).map(([n, l, v]) => (l === 0 ? `${n} ${v}` : `${n}{le="${l}"} ${v}`));
+        const header = types.map((t, i) => `# HELP ${names[i]} family ${i}\n# TYPE ${names[i]} ${t}`).join('\n');
+        return fc.tuple(fc.constant(names), fc.array(line, { maxLength: 40 }).map((ls) => `${header}\n${ls.join('\n')}\n`), fc.subarray(names));
+      });
+    fc.assert(
+      fc.property(page, ([, text, wanted]) => {
+        const keep = new Set(wanted);
+        const all = parsePrometheusExposition(text);
+        const some = parsePrometheusExposition(text, { filter: (n) => keep.has(n) });
+        expect(some.families).toEqual(all.families.filter((f) => keep.has(f.name)));
+        expect(some.invalidLines).toBe(all.invalidLines);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('parses a full vLLM page without invalid lines', () => {
     const r = parsePrometheusExposition(vllmMetricsPage({ engines: 2 }));
     expect(r.invalidLines).toBe(0);

@@ -102,6 +102,8 @@ class ExpositionParser {
   readonly #byName = new Map<string, MutableFamily>();
   readonly #filter: ((name: string) => boolean) | undefined;
   #last: MutableFamily | undefined;
+  /** The family the filter last turned down: its other samples (histogram buckets) usually follow. */
+  #rejected: MutableFamily | undefined;
   /** Position after the label block last parsed by `#labels` (avoids a tuple per line). */
   #pos = 0;
   invalidLines = 0;
@@ -154,6 +156,10 @@ class ExpositionParser {
   #familyOf(sampleName: string): MutableFamily {
     const last = this.#last;
     if (last !== undefined && (last.name === sampleName || owns(last, sampleName))) return last;
+    // The filter decides by family name only, so a sample of the family it just turned down needs
+    // no lookup; unless a family of the sample's own name exists, which a full lookup would pick.
+    const rejected = this.#rejected;
+    if (rejected !== undefined && (rejected.name === sampleName || (owns(rejected, sampleName) && !this.#byName.has(sampleName)))) return rejected;
     const own = this.#byName.get(sampleName);
     if (own !== undefined) return own;
     for (const suffix of ALL_SUFFIXES) {
@@ -174,7 +180,10 @@ class ExpositionParser {
       if (p === -1) throw new LineError('bad metric name');
       name = line.slice(start, p);
       family = this.#familyOf(name);
-      if (this.#filter !== undefined && !this.#filter(family.name)) return;
+      if (this.#filter !== undefined && !this.#filter(family.name)) {
+        this.#rejected = family;
+        return;
+      }
     }
     const labels: Record<string, string> = Object.create(null) as Record<string, string>;
     const afterName = p;
@@ -185,7 +194,10 @@ class ExpositionParser {
       if (family === undefined) {
         if (name === undefined) throw new LineError('missing metric name');
         family = this.#familyOf(name);
-        if (this.#filter !== undefined && !this.#filter(family.name)) return;
+        if (this.#filter !== undefined && !this.#filter(family.name)) {
+          this.#rejected = family;
+          return;
+        }
       }
     } else if (p === afterName) {
       throw new LineError('expected whitespace after the metric name');
