@@ -35,6 +35,31 @@ describe('startEpp', () => {
     }
   });
 
+  it("parses with the parsers the config's requestHandler names", async () => {
+    const configText = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: queue-scorer\nrequestHandler:\n  parsers:\n  - pluginRef: openai-parser\n';
+    const epp = await startEpp({ endpoints: ['10.9.0.1:8000'], configText, host: '127.0.0.1', grpcPort: 0, metricsPort: false, scrapeIntervalMs: false, log: () => undefined });
+    const envoy = new EnvoyEmulator(epp.server.port);
+    try {
+      const send = async (path: string, body: string) => {
+        const s = envoy.open();
+        s.send(reqHeaders({ ':method': 'POST', ':path': path }));
+        s.send(reqBody(body, true));
+        const [reply] = await s.waitFor(1);
+        s.cancel();
+        await s.ended;
+        return reply!;
+      };
+      const chat = await send('/v1/chat/completions', '{"model":"m","messages":[{"role":"user","content":"hi"}]}');
+      expect(setHeaders(chat.request_headers!.response.header_mutation)['x-gateway-destination-endpoint']).toBe('10.9.0.1:8000');
+      // Only openai-parser is listed and it has no fallback: the Anthropic Messages path is a 400.
+      const messages = await send('/v1/messages', '{"model":"m","max_tokens":8,"messages":[{"role":"user","content":"hi"}]}');
+      expect(messages.immediate_response!.status.code).toBe(400);
+    } finally {
+      envoy.close();
+      await epp.close();
+    }
+  });
+
   it('leaves nothing running when the gRPC port cannot be bound: no polls, no timers', async () => {
     const first = await startEpp({ endpoints: ['10.9.0.1:8000'], host: '127.0.0.1', grpcPort: 0, metricsPort: false, scrapeIntervalMs: false, log: () => undefined });
     try {

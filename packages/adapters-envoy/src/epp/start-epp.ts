@@ -161,6 +161,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       tls: options.tls,
       health: new HealthState(true),
       maxBodyBytes: options.maxBodyBytes,
+      parsers: config.parsers,
       trustHeaders: options.trustHeaders,
       onClose: async () => {
         await running.picker.close();

@@ -186,7 +186,9 @@ export class ExtProcStream {
     const started = this.#clock.now();
     let decision: Decision;
     try {
-      const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, { maxBodyBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES });
+      const parsers = this.#o.parsers;
+      const parseOptions = { maxBodyBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(parsers === undefined ? {} : { parsers }) };
+      const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, parseOptions);
       const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustHeaders ?? true };
       if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
       decision = await this.#o.scheduler.pick(request, options);

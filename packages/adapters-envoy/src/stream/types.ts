@@ -6,6 +6,7 @@ import type {
   ParseOptions,
   RequestInput,
   RequestOutcome,
+  RequestParser,
   RequestScheduler,
   SwitchyardError,
 } from '@switchyard/core';
@@ -58,6 +59,11 @@ export interface ExtProcStreamOptions {
   readonly scheduler: RequestScheduler;
   /** Request parser. Default: core's `parseRequest` with its built-in API parsers. */
   readonly parse?: ParseRequestFn | undefined;
+  /**
+   * API parsers handed to `parse` (a config's `requestHandler.parsers`: `LoadedConfig.parsers`).
+   * Default: core's `BUILTIN_REQUEST_PARSERS`.
+   */
+  readonly parsers?: readonly RequestParser[] | undefined;
   /**
    * The pool the scheduler picks from. Used to route header-only requests (no body to schedule
    * on) and to resolve the served endpoint Envoy reports. Without it, header-only requests get 503.

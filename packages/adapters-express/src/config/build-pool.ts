@@ -1,5 +1,5 @@
 import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls, withScrapePort } from '@switchyard/core';
-import type { Clock, EndpointSpec, PluginDefinition, SchedulerMetrics } from '@switchyard/core';
+import type { Clock, EndpointSpec, PluginDefinition, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
@@ -54,6 +54,8 @@ export interface BuiltPool {
   readonly picker: EndpointPicker;
   /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
   readonly registry: Registry | undefined;
+  /** The request parsers the pool's config names in `requestHandler.parsers`, if it names any. */
+  readonly parsers: readonly RequestParser[] | undefined;
   /** Stops scraping, admission and the breaker. */
   close(): Promise<void>;
 }
@@ -140,6 +142,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     source,
     picker,
     registry: fcRegistry,
+    parsers: loaded.parsers,
     close: async () => {
       await picker.close();
       await scraper?.stop();

@@ -121,6 +121,19 @@ gateway:
     expect(text).toMatch(/llm_d_epp_request_total\{model_name="m1",target_model_name="m1",fairness_id="default-flow",priority="0"\} 1/);
   });
 
+  it("parses with the parsers the config's requestHandler names, and pools must agree on them", async () => {
+    const head = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
+    const config = `${head}plugins:\n- type: queue-scorer\nrequestHandler:\n  parsers:\n  - pluginRef: openai-parser\n`;
+    const { url } = await start({ config, endpoints: [a.address], scrapeMetrics: false });
+    expect((await post(`${url}/v1/chat/completions`, chat())).status).toBe(200);
+    // No anthropic-parser and no fallback in the list: the Messages API is not served.
+    const messages = await post(`${url}/v1/messages`, { model: 'm1', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] });
+    expect(messages.status).toBe(400);
+    expect(messages.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const pools = `${head}requestHandler:\n  parsers:\n  - pluginRef: openai-parser\ngateway:\n  pools:\n  - name: p1\n    endpoints: ["${a.address}"]\n    models: [m1]\n  - name: p2\n    endpoints: ["${b.address}"]\n    models: [m2]\n    config: { apiVersion: llm-d.ai/v1alpha1, kind: EndpointPickerConfig }\n`;
+    await expect(createGatewayFromConfig({ config: pools, scrapeMetrics: false })).rejects.toThrow(/pools "p1" and "p2" name different requestHandler\.parsers \(openai-parser \/ the defaults\)/);
+  });
+
   it("retries down the picker's fallbacks when its first choice refuses connections", async () => {
     const dead = await deadAddress();
     // A scorer that always ranks the dead endpoint first, and a picker that returns two targets.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { loadPrefixIndexPlugins } from '@switchyard/prefix-index';
 import { SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
-import type { Clock, PluginDefinition } from '@switchyard/core';
+import type { Clock, PluginDefinition, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -102,6 +102,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     await Promise.all(pools.map((p) => p.close()));
   };
   let models: ModelRegistry | undefined;
+  let parsers: readonly RequestParser[] | undefined;
   try {
     if (options.endpoints !== undefined || section.pools === undefined) {
       const endpoints = options.endpoints ?? section.endpoints;
@@ -117,6 +118,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       }
       models = new ModelRegistry({ pools: pools.map((p) => p.pool), routes: section.routes });
     }
+    parsers = agreedParsers(pools, where);
   } catch (err) {
     await closeAll();
     throw err;
@@ -140,6 +142,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     trustClassificationHeaders: trustPredicate(section.trust),
     upstream: section.upstream,
     ...(section.maxBodyBytes === undefined ? {} : { maxBodyBytes: section.maxBodyBytes }),
+    ...(parsers === undefined ? {} : { parsers }),
     clock,
     ...options.handler,
   });
@@ -175,4 +178,22 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       }
     },
   };
+}
+
+/**
+ * The request parsers of the gateway: those the pools' configs name in `requestHandler.parsers`.
+ * A request is parsed before its model tells which pool serves it, so pools must agree.
+ */
+function agreedParsers(pools: readonly BuiltPool[], where: string): readonly RequestParser[] | undefined {
+  const describe = (list: readonly RequestParser[] | undefined): string => (list === undefined ? 'the defaults' : list.map((p) => p.type).join(', '));
+  const first = pools[0];
+  for (const other of pools.slice(1)) {
+    if (first !== undefined && describe(other.parsers) !== describe(first.parsers)) {
+      throw new SwitchyardError(
+        'CONFIG_INVALID',
+        `${where}: pools "${first.pool.name}" and "${other.pool.name}" name different requestHandler.parsers (${describe(first.parsers)} / ${describe(other.parsers)}); the gateway parses a request before it knows its pool, so they must agree`,
+      );
+    }
+  }
+  return first?.parsers;
 }

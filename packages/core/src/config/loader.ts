@@ -6,6 +6,8 @@ import type { PluginFactoryContext } from '../registry/types.js';
 import { abandonPlugins } from '../scheduling/close-plugins.js';
 import type { DataProducer, Plugin, ProfileHandler, SchedulingProfile } from '../scheduling/plugins.js';
 import type { SchedulerConfig } from '../scheduling/scheduler.js';
+import type { RequestParser } from '../request/parser.js';
+import { isRequestParser } from '../request/parser-plugins.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
 import { resolveDataLayer, type DataLayerSettings } from './data-layer-settings.js';
 import { effectiveDocument, printYaml } from './effective.js';
@@ -51,8 +53,15 @@ export interface LoadedConfig extends SchedulerConfig {
   readonly dataLayer: Record<string, unknown> | undefined;
   /** The effective data layer: metrics scrape settings (path, interval, engine mappings) for `MetricsScraper`. */
   readonly dataLayerSettings: DataLayerSettings;
-  /** The `requestHandler` block as written. */
+  /** The `requestHandler` block as written (with the deprecated top-level `parser` moved in). */
   readonly requestHandler: Record<string, unknown> | undefined;
+  /**
+   * The request parsers `requestHandler.parsers` names, in order (plugins of the document, or
+   * parser types created with their defaults when no plugin has that name); undefined when the
+   * document names none, so the caller's default list applies (core's `BUILTIN_REQUEST_PARSERS`).
+   * A list without a fallback parser (`passthrough-parser`) rejects unclaimed paths with 400.
+   */
+  readonly parsers: readonly RequestParser[] | undefined;
   /** The effective document (defaults applied, auto-created plugins included). */
   readonly effective: Record<string, unknown>;
   /** True when `gate` is enabled. */
@@ -93,7 +102,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
     }
     throw e;
   }
-  const doc = parsed.data;
+  const doc = moveDeprecatedFields(parsed.data);
   const known = new Set<string>([...KNOWN_FEATURE_GATES, ...(options.extraFeatureGates ?? [])]);
   doc.featureGates.forEach((g, i) => {
     if (!known.has(g)) throw invalid(['featureGates', i], `unknown feature gate "${g}" (known: ${[...known].join(', ')})`);
@@ -138,6 +147,7 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
   }
   if (doc.flowControl !== undefined) checkFlowControlRefs(doc.flowControl, (n) => byName.has(n));
 
+  const parsers = resolveParsers(doc.requestHandler?.parsers, byName, options.registry, autoCreate);
   const producers: DataProducer[] = completeProducers(instances, options.registry, context);
   for (const i of instances) if (!byName.has(i.plugin.name)) byName.set(i.plugin.name, i);
   const plugins = new Map<string, Plugin>(instances.map((i) => [i.plugin.name, i.plugin]));
@@ -163,10 +173,48 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
     dataLayer: doc.dataLayer,
     dataLayerSettings,
     requestHandler: doc.requestHandler,
+    parsers,
     effective,
     hasFeatureGate: (gate) => gates.has(gate),
     printEffectiveConfig: () => printYaml(effective),
   };
+}
+
+/**
+ * llm-d's deprecated top-level `parser` and `saturationDetector` moved where they live now (the
+ * new place wins when both are set), as llm-d's loader does.
+ */
+function moveDeprecatedFields(doc: EndpointPickerConfigDocument): EndpointPickerConfigDocument {
+  const { parser, saturationDetector, ...rest } = doc;
+  let out: EndpointPickerConfigDocument = rest;
+  if (parser !== undefined && (doc.requestHandler?.parsers ?? []).length === 0) {
+    out = { ...out, requestHandler: { ...doc.requestHandler, parsers: [parser] } };
+  }
+  if (saturationDetector !== undefined && doc.flowControl?.['saturationDetector'] === undefined) {
+    out = { ...out, flowControl: { ...doc.flowControl, saturationDetector } };
+  }
+  return out;
+}
+
+/** The parsers `requestHandler.parsers` names; a name no plugin has is created from the parser type of that name. */
+function resolveParsers(
+  refs: readonly { pluginRef: string }[] | undefined,
+  byName: ReadonlyMap<string, Instance>,
+  registry: PluginRegistry,
+  autoCreate: (type: string) => Instance,
+): RequestParser[] | undefined {
+  if (refs === undefined || refs.length === 0) return undefined;
+  return refs.map(({ pluginRef }, i) => {
+    const path = ['requestHandler', 'parsers', i, 'pluginRef'];
+    let inst = byName.get(pluginRef);
+    if (inst === undefined) {
+      if (!registry.has(pluginRef)) throw invalid(path, `"${pluginRef}" is neither a plugin of this config nor a registered parser type`);
+      inst = autoCreate(pluginRef);
+    }
+    const plugin = inst.plugin;
+    if (!isRequestParser(plugin)) throw invalid(path, `plugin "${pluginRef}" (type ${plugin.type}) is not a request parser`);
+    return plugin;
+  });
 }
 
 function resolveHandler(instances: readonly Instance[], profiles: ReadonlyMap<string, SchedulingProfile>, autoCreate: (type: string) => Instance): ProfileHandler {

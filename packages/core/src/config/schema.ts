@@ -27,9 +27,14 @@ export const profileDocumentSchema = z.strictObject({
 
 const objectSchema = z.record(z.string(), z.unknown());
 
+/** Schema of a reference to a plugin of the document (`requestHandler.parsers[]`, `parser`). */
+const pluginRefSchema = z.strictObject({ pluginRef: z.string().min(1) });
+
 /**
- * Strict schema of an llm-d `EndpointPickerConfig` document. `dataLayer`, `flowControl` and
- * `requestHandler` are validated as objects here and in depth by their owners.
+ * Strict schema of an llm-d `EndpointPickerConfig` document. `dataLayer` and `flowControl` are
+ * validated as objects here and in depth by their owners. The top-level `parser` and
+ * `saturationDetector` are llm-d's deprecated places of `requestHandler.parsers[]` and
+ * `flowControl.saturationDetector`; `loadConfig` moves them there.
  * @public
  */
 export const endpointPickerConfigSchema = z.strictObject({
@@ -40,7 +45,9 @@ export const endpointPickerConfigSchema = z.strictObject({
   schedulingProfiles: z.array(profileDocumentSchema).default([]),
   dataLayer: objectSchema.optional(),
   flowControl: objectSchema.optional(),
-  requestHandler: objectSchema.optional(),
+  requestHandler: z.strictObject({ parsers: z.array(pluginRefSchema).optional() }).optional(),
+  parser: pluginRefSchema.optional(),
+  saturationDetector: pluginRefSchema.optional(),
 });
 
 /** A validated (not yet defaulted) `EndpointPickerConfig` document. @public */

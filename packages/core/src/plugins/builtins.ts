@@ -1,4 +1,5 @@
 import type { PluginDefinition } from '../registry/types.js';
+import { requestParserPlugins } from '../request/parser-plugins.js';
 import { coreMetricsExtractorPlugin, modelServerProtocolMetricsPlugin } from './data-layer/core-metrics-extractor.js';
 import { endpointNotificationSourcePlugin } from './data-layer/endpoint-notification-source.js';
 import { metricsDataSourcePlugin } from './data-layer/metrics-data-source.js';
@@ -34,7 +35,8 @@ import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
  * profile handlers, stage deciders, data producers and the data-layer plugins
- * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`), plus the
+ * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`), the request
+ * parsers (`openai-parser`, `anthropic-parser`, `vllmhttp-parser`, `passthrough-parser`), plus the
  * deprecated llm-d names older configs still use (`by-label`, `by-label-selector`,
  * `pd-profile-handler`, `disagg-headers-handler`, `prefill-header-handler`).
  * `createDefaultRegistry()` registers them (plus the saturation detectors).
@@ -75,4 +77,5 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   coreMetricsExtractorPlugin,
   modelServerProtocolMetricsPlugin,
   endpointNotificationSourcePlugin,
+  ...requestParserPlugins,
 ];
