@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EndpointPool, ManualClock, SwitchyardError, createDefaultRegistry, loadConfig, parseRequest, type LoadedConfig } from '@switchyard/core';
+import { EndpointPool, ManualClock, SwitchyardError, createDefaultRegistry, loadConfig, parseRequest, passthroughParser, requestParserPlugin, type LoadedConfig, type RequestParser } from '@switchyard/core';
 
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 const load = (yaml: string): LoadedConfig => loadConfig(HEAD + yaml, { registry: createDefaultRegistry(), pool: new EndpointPool(), clock: new ManualClock() });
@@ -48,6 +48,15 @@ describe('requestHandler.parsers', () => {
     // The new place wins when both are set.
     const both = load('plugins:\n- type: queue-scorer\nparser:\n  pluginRef: openai-parser\nrequestHandler:\n  parsers:\n  - pluginRef: vllmhttp-parser\n');
     expect(both.parsers?.map((p) => p.type)).toEqual(['vllmhttp-parser']);
+  });
+
+  it('takes a custom parser registered with requestParserPlugin', () => {
+    const ollama: RequestParser = { type: 'ollama-parser', paths: ['api/generate'], parse: (input) => ({ ...passthroughParser.parse(input), model: 'from-ollama' }) };
+    const registry = createDefaultRegistry().register(requestParserPlugin(ollama, 'Ollama generate bodies.'));
+    const config = loadConfig(`${HEAD}plugins:\n- type: queue-scorer\n- type: ollama-parser\nrequestHandler:\n  parsers:\n  - pluginRef: ollama-parser\n  - pluginRef: passthrough-parser\n`, { registry, pool: new EndpointPool() });
+    const parsers = config.parsers ?? [];
+    expect(parseRequest({ path: '/api/generate', headers: {}, body: '{"model":"x"}' }, { parsers }).model).toBe('from-ollama');
+    expect(parseRequest({ path: '/v1/chat/completions', headers: {}, body: chat }, { parsers }).api).toBe('passthrough');
   });
 
   it('names the entry that is not a parser, or not there at all', () => {
