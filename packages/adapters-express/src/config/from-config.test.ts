@@ -134,6 +134,20 @@ gateway:
     await expect(createGatewayFromConfig({ config: pools, scrapeMetrics: false })).rejects.toThrow(/pools "p1" and "p2" name different requestHandler\.parsers \(openai-parser \/ the defaults\)/);
   });
 
+  it("forwards to a data-parallel pod's primary port with the chosen rank in x-data-parallel-host-port", async () => {
+    // Two ranks of one pod that only its primary port (the fake upstream) reaches.
+    const primaryPort = Number(a.address.split(':')[1]);
+    const rankAddresses = [await deadAddress(), await deadAddress()];
+    const config = `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: queue-scorer\n- type: data-parallel-profile-handler\n  parameters: { primaryPort: ${primaryPort} }\n`;
+    const { url } = await start({ config, endpoints: rankAddresses, scrapeMetrics: false });
+    const r = await post(`${url}/v1/chat/completions`, chat(), { 'x-data-parallel-host-port': '10.6.6.6:1' });
+    expect(r.status).toBe(200);
+    expect(r.headers['x-gateway-destination-endpoint-served']).toBe(a.address);
+    const rank = a.received.at(-1)?.headers['x-data-parallel-host-port'];
+    // The gateway's choice, never the client's copy.
+    expect(rankAddresses).toContain(rank);
+  });
+
   it("retries down the picker's fallbacks when its first choice refuses connections", async () => {
     const dead = await deadAddress();
     // A scorer that always ranks the dead endpoint first, and a picker that returns two targets.

@@ -16,6 +16,11 @@ export const DROPPED_REASON_HEADER = 'x-llm-d-request-dropped-reason';
 export const PREFILLER_HEADER = 'x-prefiller-host-port';
 /** Encoder endpoints for disaggregated serving. @public */
 export const ENCODERS_HEADER = 'x-encoder-hosts-ports';
+/**
+ * Data-parallel rank (`ip:port`) a request is for when it is sent to the pod's primary port (llm-d's
+ * `data-parallel-profile-handler`); the pod's sidecar forwards it there. @public
+ */
+export const DATA_PARALLEL_HEADER = 'x-data-parallel-host-port';
 /** Session token of the session-affinity scorer (base64 endpoint id). @public */
 export const SESSION_TOKEN_HEADER = 'x-session-token';
 /** Session id of the server-side session-affinity strategy. @public */
@@ -54,4 +59,5 @@ export const CONTROL_HEADERS: readonly string[] = [
   DROPPED_REASON_HEADER,
   PREFILLER_HEADER,
   ENCODERS_HEADER,
+  DATA_PARALLEL_HEADER,
 ];

@@ -18,6 +18,7 @@ import { weightedRandomPickerPlugin } from './pickers/weighted-random-picker.js'
 import { inFlightLoadProducerPlugin } from './producers/inflight-load-producer.js';
 import { predictedLatencyProducerPlugin } from './producers/predicted-latency-producer.js';
 import { sessionIdProducerPlugin } from './producers/session-id-producer.js';
+import { dataParallelProfileHandlerPlugin } from './profile-handlers/data-parallel.js';
 import { disaggHeadersHandlerPlugin, prefillHeaderHandlerPlugin } from './profile-handlers/disagg-headers-handler.js';
 import { disaggProfileHandlerPlugin } from './profile-handlers/disagg-profile-handler.js';
 import { pdProfileHandlerPlugin } from './profile-handlers/pd-profile-handler.js';
@@ -38,7 +39,8 @@ import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
  * (`metrics-data-source`, `core-metrics-extractor`, `endpoint-notification-source`), the request
  * parsers (`openai-parser`, `anthropic-parser`, `vllmhttp-parser`, `passthrough-parser`), plus the
  * deprecated llm-d names older configs still use (`by-label`, `by-label-selector`,
- * `pd-profile-handler`, `disagg-headers-handler`, `prefill-header-handler`).
+ * `pd-profile-handler`, `data-parallel-profile-handler`, `disagg-headers-handler`,
+ * `prefill-header-handler`).
  * `createDefaultRegistry()` registers them (plus the saturation detectors).
  * @public
  */
@@ -65,6 +67,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   singleProfileHandlerPlugin,
   disaggProfileHandlerPlugin,
   pdProfileHandlerPlugin,
+  dataParallelProfileHandlerPlugin,
   disaggHeadersHandlerPlugin,
   prefillHeaderHandlerPlugin,
   prefixBasedPdDeciderPlugin,

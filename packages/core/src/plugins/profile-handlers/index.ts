@@ -3,3 +3,4 @@ export { disaggProfileHandlerPlugin } from './disagg-profile-handler.js';
 export type { DisaggDecisionType, DisaggProfileHandler } from './disagg-profile-handler.js';
 export { pdProfileHandlerPlugin } from './pd-profile-handler.js';
 export { disaggHeadersHandlerPlugin, prefillHeaderHandlerPlugin } from './disagg-headers-handler.js';
+export { dataParallelProfileHandlerPlugin } from './data-parallel.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EndpointPicker, EndpointPool, PREFILLER_HEADER, SchedulerMetrics, SwitchyardError, createDefaultRegistry, definePlugin, loadConfig, parseRequest, type StageDecider } from '@switchyard/core';
+import { DATA_PARALLEL_HEADER, EndpointPicker, EndpointPool, PREFILLER_HEADER, SchedulerMetrics, SwitchyardError, createDefaultRegistry, definePlugin, loadConfig, parseRequest, type StageDecider } from '@switchyard/core';
 
 const chat = () => parseRequest({ path: '/v1/chat/completions', headers: {}, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello' }] }) });
 
@@ -94,9 +94,18 @@ describe("llm-d's deprecated pd-profile-handler and header handlers", () => {
     expect(decisions).toEqual([['decode-only', 1]]);
   });
 
+  it('with primaryPort, sends the decode pick to that port of its host and names the rank in x-data-parallel-host-port', async () => {
+    const { decision } = await pick(legacyConfig('deciderPluginName: always\n    primaryPort: 9000', { headers: 'prefill-header-handler' }));
+    expect(decision.primary.id).toBe('e0');
+    expect(decision.primary.address).toBe('10.0.0.1:9000');
+    expect(decision.headers[DATA_PARALLEL_HEADER]).toBe('10.0.0.1:8000');
+    expect(decision.headers['x-gateway-destination-endpoint']).toBe('10.0.0.1:9000');
+    // The prefill pick keeps its own port.
+    expect(decision.headers[PREFILLER_HEADER]).toBe('10.0.0.2:8000');
+  });
+
   it('names what is missing or unsupported', () => {
     expect(loadError(legacyConfig('decodeProfile: decode')).message).toMatch(/decider "prefix-based-pd-decider" is not a configured plugin/);
-    expect(loadError(legacyConfig('primaryPort: 8000')).message).toMatch(/primaryPort.*not supported/);
     expect(loadError(legacyConfig('threshold: 10')).message).toMatch(/threshold: was removed .*prefix-based-pd-decider/);
     expect(loadError(legacyConfig('prefillProfile: prefill-stage\n    deciderPluginName: always')).message).toMatch(/"prefill-stage"/);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definePlugin } from '../../registry/types.js';
+import { onPrimaryPort, setDataParallelHeader } from './data-parallel.js';
 import { createDisaggProfileHandler, type DisaggProfileHandler } from './disagg-profile-handler.js';
 
 const REMOVED = 'was removed from pd-profile-handler upstream: add a prefix-based-pd-decider (its nonCachedTokens is the old threshold) and name it in deciderPluginName';
@@ -17,17 +18,11 @@ const parametersSchema = z.strictObject({
   /** Accepted and ignored: the decider reads its own producer's match info. */
   prefixMatchInfoProducerName: z.string().optional(),
   /**
-   * llm-d's data-parallel workaround (send every request to one port of the pod, naming the rank
-   * in `x-data-parallel-host-port`). Deprecated upstream (not needed with Istio ≥ 1.28.1); Switchyard
-   * addresses each rank directly, so only 0 (off) is accepted.
+   * llm-d's data-parallel workaround, deprecated upstream: when set, the decode pick is sent to this
+   * port of its host and named in `x-data-parallel-host-port` (see `data-parallel-profile-handler`).
+   * 0 = off.
    */
-  primaryPort: z
-    .number()
-    .int()
-    .min(0)
-    .max(65535)
-    .default(0)
-    .refine((port) => port === 0, { error: 'primaryPort is not supported: list each data-parallel rank as its own endpoint (llm-d deprecated it too)' }),
+  primaryPort: z.number().int().min(0).max(65535).default(0),
   /** Parameters of the first pd-profile-handler, rejected with a migration hint. */
   threshold: z.unknown().refine((v) => v === undefined, { error: REMOVED }).optional(),
   hashBlockSize: z.unknown().refine((v) => v === undefined, { error: REMOVED }).optional(),
@@ -37,7 +32,8 @@ const parametersSchema = z.strictObject({
  * `pd-profile-handler`: llm-d's deprecated name for prefill/decode disaggregation, kept so that
  * older configs load. It is `disagg-profile-handler` with decode first, prefill run when the
  * decider named `deciderPluginName` accepts the decode pick, and no encode stage. Like upstream it
- * sets no headers itself: list `disagg-headers-handler` (or its old name `prefill-header-handler`)
+ * sets no prefill header itself (only `x-data-parallel-host-port` with `primaryPort`): list
+ * `disagg-headers-handler` (or its old name `prefill-header-handler`)
  * among the plugins for `x-prefiller-host-port`, or move to `disagg-profile-handler`.
  * @public
  */
@@ -50,13 +46,21 @@ export const pdProfileHandlerPlugin = definePlugin({
       { profiles: { decode: p.decodeProfile, prefill: p.prefillProfile, encode: 'encode' }, deciders: { prefill: p.deciderPluginName }, stageOrder: 'decode-first' },
       ctx,
     );
-    return {
+    const handler: DisaggProfileHandler = {
       type: 'pd-profile-handler',
       name: ctx.name,
       validate: (profiles) => disagg.validate?.(profiles),
       pickProfiles: (c, request, profiles, results) => disagg.pickProfiles(c, request, profiles, results),
       processResults: (c, request, results) => disagg.processResults(c, request, results),
       decisionType: (result) => disagg.decisionType(result),
+    };
+    if (p.primaryPort === 0) return handler;
+    return {
+      ...handler,
+      processResults: (c, request, results) => onPrimaryPort(disagg.processResults(c, request, results), p.decodeProfile, p.primaryPort),
+      preRequest(_c, _request, result, headers) {
+        setDataParallelHeader(result, p.decodeProfile, headers);
+      },
     };
   },
 });
