@@ -74,14 +74,17 @@ export function buildProfiles(
       const inst = byName.get(ref.pluginRef);
       if (inst === undefined) throw invalid(path, `undefined plugin "${ref.pluginRef}" (declare it under plugins)`);
       const plugin: Plugin = inst.plugin;
-      if (isScorer(plugin) && (ref.weight !== undefined || !isFilter(plugin))) {
-        const weight = ref.weight ?? 1;
-        if (!Number.isFinite(weight)) throw invalid(['schedulingProfiles', p, 'plugins', k, 'weight'], 'expected a finite number');
-        scorers.push({ scorer: plugin, weight });
-        refs.push({ pluginRef: plugin.name, weight });
-      } else if (isFilter(plugin)) {
-        filters.push(plugin);
-        refs.push({ pluginRef: plugin.name });
+      // A plugin takes every role it implements, as in llm-d (a scorer that filters too does both).
+      if (isScorer(plugin) || isFilter(plugin)) {
+        if (isFilter(plugin)) filters.push(plugin);
+        if (isScorer(plugin)) {
+          const weight = ref.weight ?? 1;
+          if (!Number.isFinite(weight)) throw invalid(['schedulingProfiles', p, 'plugins', k, 'weight'], 'expected a finite number');
+          scorers.push({ scorer: plugin, weight });
+          refs.push({ pluginRef: plugin.name, weight });
+        } else {
+          refs.push({ pluginRef: plugin.name });
+        }
       } else if (isPicker(plugin)) {
         if (picker !== undefined) throw invalid(path, `profile "${doc.name}" already has picker "${picker.name}"; a profile has exactly one picker`);
         picker = plugin;

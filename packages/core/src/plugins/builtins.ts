@@ -24,6 +24,7 @@ import { disaggProfileHandlerPlugin } from './profile-handlers/disagg-profile-ha
 import { pdProfileHandlerPlugin } from './profile-handlers/pd-profile-handler.js';
 import { singleProfileHandlerPlugin } from './profile-handlers/single-profile-handler.js';
 import { activeRequestScorerPlugin } from './scorers/active-request-scorer.js';
+import { contextLengthAwarePlugin } from './scorers/context-length-aware.js';
 import { kvCacheUtilizationScorerPlugin } from './scorers/kv-cache-utilization-scorer.js';
 import { latencyScorerPlugin } from './scorers/latency-scorer.js';
 import { loadAwareScorerPlugin } from './scorers/load-aware-scorer.js';
@@ -61,6 +62,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   loraAffinityScorerPlugin,
   sessionAffinityScorerPlugin,
   latencyScorerPlugin,
+  contextLengthAwarePlugin,
   maxScorePickerPlugin,
   randomPickerPlugin,
   weightedRandomPickerPlugin,

@@ -10,3 +10,4 @@ export { loraAffinityScorerPlugin } from './lora-affinity-scorer.js';
 export { sessionAffinityScorerPlugin } from './session-affinity-scorer.js';
 export { latencyScorerPlugin, latencyScorerParametersSchema } from './latency-scorer.js';
 export type { LatencyScorerParameters } from './latency-scorer.js';
+export { contextLengthAwarePlugin, CONTEXT_LENGTH_RANGE_LABEL } from './context-length-aware.js';
