@@ -53,7 +53,8 @@ export function tokenRangeScore(length: number, range: TokenRange): number {
 /**
  * `context-length-aware`: routes by prompt length for fleets whose pods serve different context
  * lengths. Each pod declares `"min-max"` tokens in the `label` label (default
- * `llm-d.ai/context-length-range`). Score: see {@link tokenRangeScore}; 0.5 for pods without the
+ * `llm-d.ai/context-length-range`). In-range pods score in (0.3, 1], higher for tighter ranges and
+ * more headroom; out-of-range pods below 0.3, by distance to the range; 0.5 for pods without the
  * label, 0 for a malformed one. With `enableFiltering` it is a filter too, keeping pods whose range
  * holds the prompt and pods without the label. The prompt length is the token producer's count when
  * one ran, else the estimate (UTF-8 bytes / 4).
