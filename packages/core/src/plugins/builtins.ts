@@ -12,6 +12,7 @@ import { byLabelFilterPlugin } from './filters/by-label-filter.js';
 import { byLabelSelectorFilterPlugin, labelSelectorFilterPlugin } from './filters/label-selector-filter.js';
 import { prefillFilterPlugin } from './filters/prefill-filter.js';
 import { sessionAffinityFilterPlugin } from './filters/session-affinity-filter.js';
+import { sloHeadroomTierFilterPlugin } from './filters/slo-headroom-tier-filter.js';
 import { maxScorePickerPlugin } from './pickers/max-score-picker.js';
 import { randomPickerPlugin } from './pickers/random-picker.js';
 import { weightedRandomPickerPlugin } from './pickers/weighted-random-picker.js';
@@ -53,6 +54,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   byLabelSelectorFilterPlugin,
   byLabelFilterPlugin,
   sessionAffinityFilterPlugin,
+  sloHeadroomTierFilterPlugin,
   queueScorerPlugin,
   runningRequestsSizeScorerPlugin,
   kvCacheUtilizationScorerPlugin,

@@ -5,3 +5,4 @@ export { labelSelectorFilterPlugin, byLabelSelectorFilterPlugin, matchesLabelSel
 export { byLabelFilterPlugin } from './by-label-filter.js';
 export type { LabelSelectorRequirement } from './label-selector-filter.js';
 export { sessionAffinityFilterPlugin } from './session-affinity-filter.js';
+export { sloHeadroomTierFilterPlugin } from './slo-headroom-tier-filter.js';
