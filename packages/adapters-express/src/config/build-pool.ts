@@ -1,5 +1,5 @@
 import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls, withScrapePort } from '@switchyard/core';
-import type { Clock, EndpointSpec, PluginDefinition, RequestParser, SchedulerMetrics } from '@switchyard/core';
+import type { Clock, EndpointSpec, LoadedConfig, PluginDefinition, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
@@ -91,20 +91,13 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   // Extras (prefix-index, user plugins) replace a core built-in of the same type, as
   // prefix-index's own `prefix-based-pd-decider` does; a clash among extras is an error.
   for (const def of ctx.plugins) registry.register(def, { replace: builtIn.has(def.type) });
-  let loaded;
-  try {
-    loaded = loadConfig(spec.document, { registry, pool, clock });
-  } catch (err) {
-    if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
-    rotation?.close();
-    throw err;
-  }
-  const scrape = loaded.dataLayerSettings.scrape;
+  let loaded: LoadedConfig | undefined;
   let tls;
   let fcRegistry: Registry | undefined;
   let picker: EndpointPicker;
   try {
-    tls = ctx.scrape ? readMetricsTls(scrape) : undefined;
+    loaded = loadConfig(spec.document, { registry, pool, clock });
+    tls = ctx.scrape ? readMetricsTls(loaded.dataLayerSettings.scrape) : undefined;
     let admission;
     if (loaded.hasFeatureGate('flowControl')) {
       fcRegistry = new Registry();
@@ -114,10 +107,12 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   } catch (err) {
     if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();
-    // Plugins may already hold sockets (ZMQ subscribers) that would keep the process alive.
-    abandonPlugins(configPlugins(loaded));
+    // Plugins may already hold sockets (ZMQ subscribers) that would keep the process alive; a
+    // config that failed to load closed its own.
+    if (loaded !== undefined) abandonPlugins(configPlugins(loaded));
     throw err;
   }
+  const scrape = loaded.dataLayerSettings.scrape;
   for (const e of spec.endpoints) source.upsert(withScrapePort(specOf(e), scrape));
   const fetcher = ctx.scrape ? createUndiciMetricsFetcher(tls === undefined ? {} : { tls }) : undefined;
   const scraper =

@@ -19,7 +19,6 @@ export interface UndiciMetricsFetcherOptions {
   readonly tls?: MetricsTlsOptions;
 }
 
-
 /**
  * A `MetricsFetcher` that can be closed.
  * @public

@@ -3,6 +3,7 @@ import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import type { Filter } from '../../scheduling/plugins.js';
+import { withinSlo } from '../slo.js';
 
 const CONSUMES = [Attributes.predictedLatency.name] as const;
 
@@ -37,7 +38,7 @@ export const sloHeadroomTierFilterPlugin = definePlugin({
       for (const e of endpoints) {
         const x = predictions.get(e.id);
         if (x === undefined) unpredicted.push(e);
-        else if ((request.sloTtftMs === undefined || x.ttftMs <= request.sloTtftMs) && (request.sloTpotMs === undefined || x.tpotMs <= request.sloTpotMs)) positive.push(e);
+        else if (withinSlo(request.sloTtftMs, x.ttftMs) && withinSlo(request.sloTpotMs, x.tpotMs)) positive.push(e);
         else negative.push(e);
       }
       if (positive.length === 0 && negative.length === 0) return endpoints;

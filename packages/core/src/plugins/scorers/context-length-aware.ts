@@ -8,6 +8,9 @@ import { arrayScorer } from './scorer-base.js';
 /** Label llm-d reads a pod's supported context length range from. @public */
 export const CONTEXT_LENGTH_RANGE_LABEL = 'llm-d.ai/context-length-range';
 
+/** Distinct label values whose parsed range is kept (beyond it they are parsed on each use). */
+const MAX_CACHED_RANGES = 1024;
+
 /** Scores of out-of-range pods stay below this, so any in-range pod beats them. */
 const MAX_FALLBACK_SCORE = 0.3;
 
@@ -70,9 +73,17 @@ export const contextLengthAwarePlugin = definePlugin({
     enableFiltering: z.boolean().default(false),
   }),
   create: (p, ctx): Scorer | (Scorer & Filter) => {
+    // Label values are parsed once each (a fleet has a few range classes), not per request and endpoint.
+    const ranges = new Map<string, TokenRange | null>();
     const rangeOf = (e: Endpoint): TokenRange | null | undefined => {
       const text = e.labels[p.label];
-      return text === undefined ? undefined : (parseTokenRange(text) ?? null);
+      if (text === undefined) return undefined;
+      let range = ranges.get(text);
+      if (range === undefined) {
+        range = parseTokenRange(text) ?? null;
+        if (ranges.size < MAX_CACHED_RANGES) ranges.set(text, range);
+      }
+      return range;
     };
     const scorer = arrayScorer('context-length-aware', ctx.name, (_c, request, endpoints, out) => {
       const length = requestPromptTokens(request);

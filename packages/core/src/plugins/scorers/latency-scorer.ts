@@ -3,6 +3,7 @@ import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes, type LatencyPrediction } from '../../scheduling/attributes.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
+import { withinSlo } from '../slo.js';
 import { arrayScorer } from './scorer-base.js';
 
 /**
@@ -113,8 +114,8 @@ export const latencyScorerPlugin = definePlugin({
       const preds = endpoints.map((e) => predMap.get(e.id));
       const tiers = preds.map((x): Tier => {
         if (x === undefined) return Tier.None;
-        const tOk = request.sloTtftMs === undefined || request.sloTtftMs - x.ttftMs >= 0;
-        const pOk = request.sloTpotMs === undefined || request.sloTpotMs - x.tpotMs >= 0;
+        const tOk = withinSlo(request.sloTtftMs, x.ttftMs);
+        const pOk = withinSlo(request.sloTpotMs, x.tpotMs);
         return tOk && pOk ? Tier.Positive : tOk ? Tier.TpotNegative : pOk ? Tier.TtftNegative : Tier.BothNegative;
       });
       out.fill(0, 0, endpoints.length);
