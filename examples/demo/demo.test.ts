@@ -21,6 +21,8 @@ describe('the demo (shortened)', () => {
     expect(sy?.prefixHitRate).toBeGreaterThan(rr?.prefixHitRate ?? 1);
     expect(result.table).toMatch(/prefix cache hit rate \(engines\)/);
     expect(progress.join('')).toMatch(/\[round-robin\] \d+\/\d+ requests/);
+    // Not a terminal (liveProgress off): whole lines a log file can hold, none redrawn with \r.
+    expect(progress.filter((t) => t.includes('requests')).every((t) => t.endsWith('\n') && !t.includes('\r'))).toBe(true);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('round-robin');
   });
 });

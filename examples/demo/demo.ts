@@ -38,6 +38,12 @@ export interface DemoOptions {
   readonly reportPath?: string | undefined;
   /** Progress and result lines (stderr in the CLI). */
   readonly log?: (text: string) => void;
+  /**
+   * Redraw one progress line in place (`\r`, four times a second), for a terminal. Otherwise a
+   * progress line is written every 5 s and ends with a newline, so a log file stays readable.
+   * @default false
+   */
+  readonly liveProgress?: boolean;
   /** Run the fleet in a worker thread of this script (the bundled demo); default: in this thread. */
   readonly fleetWorkerScript?: URL | undefined;
 }
@@ -70,6 +76,7 @@ interface RunSettings {
   readonly seed: number;
   readonly profile: string;
   readonly worker: URL | undefined;
+  readonly liveProgress: boolean;
 }
 
 async function runPolicy(policy: DemoPolicy, workload: Workload, o: RunSettings, log: (t: string) => void): Promise<PolicyRun> {
@@ -82,7 +89,8 @@ async function runPolicy(policy: DemoPolicy, workload: Workload, o: RunSettings,
     const { url } = await gateway.listen(0, '127.0.0.1');
     const load = sampleLoad(addresses, 250);
     const t0 = performance.now();
-    let last = 0;
+    const every = o.liveProgress ? 250 : 5000;
+    let last = t0;
     const records = await driveWorkload({
       url,
       model: MODELS[o.profile] ?? 'meta-llama/Llama-3.1-8B-Instruct',
@@ -90,12 +98,13 @@ async function runPolicy(policy: DemoPolicy, workload: Workload, o: RunSettings,
       timeScale: o.timeScale,
       onProgress: (done, total, errors) => {
         const now = performance.now();
-        if (now - last < 250 && done < total) return;
+        if (now - last < every && done < total) return;
         last = now;
-        log(`\r[${policy.name}] ${done}/${total} requests, ${errors} errors, ${((now - t0) / 1000).toFixed(1)} s   `);
+        const line = `[${policy.name}] ${done}/${total} requests, ${errors} errors, ${((now - t0) / 1000).toFixed(1)} s`;
+        log(o.liveProgress ? `\r${line}   ` : `${line}\n`);
       },
     });
-    log('\n');
+    if (o.liveProgress) log('\n');
     const samples = load.stop();
     return { policy: policy.name, description: policy.description, records, samples, durationMs: performance.now() - t0, engine: await engineCounters(addresses) };
   } finally {
@@ -137,7 +146,7 @@ export function formatTable(rows: readonly DemoRow[]): string {
 /** Runs the demo and returns the table, the report and where it was written. */
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const log = options.log ?? (() => undefined);
-  const o: RunSettings = { pods: options.pods ?? 4, timeScale: options.timeScale ?? 1, seed: options.seed ?? 7, profile: options.profile ?? '32b-h100', worker: options.fleetWorkerScript };
+  const o: RunSettings = { pods: options.pods ?? 4, timeScale: options.timeScale ?? 1, seed: options.seed ?? 7, profile: options.profile ?? '32b-h100', worker: options.fleetWorkerScript, liveProgress: options.liveProgress ?? false };
   const workload = multiTurnWorkload({
     conversations: options.conversations ?? 48,
     turns: options.turns ?? [4, 7],
@@ -171,7 +180,7 @@ async function main(): Promise<void> {
   };
   // Optional overrides for experiments: DEMO_OPTIONS='{"timeScale":2,"conversations":48}'.
   const overrides = JSON.parse(process.env.DEMO_OPTIONS ?? '{}') as DemoOptions;
-  const result = await runDemo({ reportPath: resolve('out/demo/report.html'), log, fleetWorkerScript: new URL(import.meta.url), ...overrides });
+  const result = await runDemo({ reportPath: resolve('out/demo/report.html'), log, liveProgress: process.stderr.isTTY, fleetWorkerScript: new URL(import.meta.url), ...overrides });
   process.stdout.write(`\n${result.table}\n\n`);
   if (result.reportFiles !== undefined) process.stdout.write(`HTML report: ${result.reportFiles.html}\n`);
   process.stdout.write(`done in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
