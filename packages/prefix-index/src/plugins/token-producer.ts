@@ -11,6 +11,9 @@ import { resolveTokenParameters, tokenProducerParameters, type TokenProducerPara
 /** Type name of the token producer. @public */
 export const TOKEN_PRODUCER = 'token-producer';
 
+/** What a token producer writes. */
+const TOKEN_ATTRIBUTES: readonly string[] = [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name];
+
 /**
  * The token producer: writes `tokenized-prompt` (real token ids, when a tokenizer produced them or
  * the prompt was token ids), `prompt-token-count`, and `prefix-prompt-bytes` (uint32 LE bytes the
@@ -25,7 +28,7 @@ export class TokenProducer implements DataProducer {
   /** Instance name. */
   readonly name: string;
   /** Attributes written. */
-  readonly produces = [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name];
+  readonly produces = TOKEN_ATTRIBUTES;
   /** Nothing read. */
   readonly consumes: readonly string[] = [];
   readonly #tokenizer: Promise<Tokenizer> | undefined;
@@ -95,8 +98,6 @@ export class TokenProducer implements DataProducer {
 
 /** llm-d's previous type name of `token-producer`. */
 const LEGACY_TOKEN_PRODUCER = 'tokenizer';
-/** What a token producer writes. */
-const TOKEN_ATTRIBUTES = [Attributes.tokens.name, Attributes.promptTokenCount.name, PrefixAttributes.promptBytes.name];
 
 /**
  * Plugin definition of `token-producer` (default producer of the token attributes).
