@@ -83,6 +83,19 @@ describe('ExtProcStream request path', () => {
     expect(mutation?.remove_headers).toEqual(['x-llm-d-inference-objective']);
   });
 
+  it('removes (never echoes) x-llm-d-*, x-gateway-* and sidecar-trusted headers from the client', async () => {
+    const { sink, stream } = setup();
+    const spoofed = { 'x-prefiller-url': 'http://169.254.169.254/', 'x-gateway-destination-endpoint-subset': '6.6.6.6:1', 'x-gateway-destination-endpoint-scores': '{}', 'x-llm-d-routing-hint': 'x' };
+    stream.receive(reqHeaders({ ':path': '/v1/completions', ...spoofed, hi: 'mom' }));
+    stream.receive(reqBody(BODY, true));
+    await stream.idle();
+    const mutation = sink.replies[0]!.request_headers!.response.header_mutation;
+    const set = setHeaders(mutation);
+    expect(set.hi).toBe('mom');
+    for (const name of Object.keys(spoofed)) expect(set[name]).toBeUndefined();
+    expect([...(mutation?.remove_headers ?? [])].sort()).toEqual(Object.keys(spoofed).sort());
+  });
+
   it('rewrites the model and sets Content-Length of the rewritten body', async () => {
     const { sink, stream } = setup({ rewrites: { 'my-model': 'my-model-12345' } });
     stream.receive(reqHeaders(HEADERS));

@@ -1,10 +1,8 @@
-import { CONTROL_HEADERS, DESTINATION_HEADER, ENVOY_LB_NAMESPACE, REQUEST_ID_HEADER, type Endpoint } from '@switchyard/core';
+import { DESTINATION_HEADER, ENVOY_LB_NAMESPACE, REQUEST_ID_HEADER, isControlHeader, type Endpoint } from '@switchyard/core';
 import { setHeader } from '../wire/headers.js';
 import type { ProcessingResponse, WireHeaderValueOption } from '../wire/messages.js';
 import { headersResponse } from '../wire/responses.js';
 import { namespaceStruct } from '../wire/struct.js';
-
-const CONTROL = new Set(CONTROL_HEADERS);
 
 /**
  * Headers never echoed back: hop-by-hop headers, ones Envoy ignores edits of (`host`,
@@ -62,8 +60,9 @@ export function forwardHeadersResponse(plan: ForwardPlan): ProcessingResponse {
   const remove: string[] = [];
   for (const [name, value] of Object.entries(plan.requestHeaders)) {
     if (set.has(name)) continue;
-    if (CONTROL.has(name)) {
-      // Client copies of control headers must not reach the model server.
+    if (isControlHeader(name)) {
+      // Client copies of control headers (x-llm-d-*, x-gateway-*, sidecar routing headers such as
+      // x-prefiller-url) must not reach the model server.
       remove.push(name);
       continue;
     }

@@ -94,6 +94,23 @@ describe('createGatewayHandler: forwarding', () => {
     expect(seen?.headers['x-gateway-destination-endpoint']).not.toContain('10.0.0.1');
   });
 
+  it('strips every x-llm-d-* and x-gateway-* header and the sidecar-trusted names', async () => {
+    await post(`${gw.url}/v1/chat/completions`, chat(), {
+      'x-prefiller-url': 'http://169.254.169.254/latest',
+      'x-prefiller-host-port': '10.0.0.9:8000',
+      'x-gateway-destination-endpoint-subset': '10.0.0.1:1',
+      'x-gateway-destination-endpoint-scores': '{"10.0.0.1:1":1}',
+      'x-llm-d-future-routing-hint': 'spoofed',
+      'x-session-token': 'kept',
+      'x-test-id': 'strip-prefixes',
+    });
+    const seen = [...a.received, ...b.received].find((r) => r.headers['x-test-id'] === 'strip-prefixes');
+    expect(seen).toBeDefined();
+    const leaked = Object.keys(seen?.headers ?? {}).filter((h) => h.startsWith('x-llm-d-') || (h.startsWith('x-gateway-') && h !== 'x-gateway-destination-endpoint') || h.startsWith('x-prefiller'));
+    expect(leaked).toEqual([]);
+    expect(seen?.headers['x-session-token']).toBe('kept');
+  });
+
   it.each([
     ['malformed JSON', '{"model": "m1", "messages": [', 400, 'bad_request'],
     ['a missing model', JSON.stringify({ messages: [] }), 400, 'bad_request'],

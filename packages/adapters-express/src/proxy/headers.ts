@@ -1,4 +1,4 @@
-import { CONTROL_HEADERS, DESTINATION_SERVED_HEADER, HeaderRecord, REQUEST_ID_HEADER } from '@switchyard/core';
+import { DESTINATION_SERVED_HEADER, HeaderRecord, REQUEST_ID_HEADER, isControlHeader } from '@switchyard/core';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) plus those the proxy recomputes itself. */
 const REQUEST_DROP = new Set([
@@ -14,7 +14,6 @@ const REQUEST_DROP = new Set([
   'content-length',
   'expect',
   'accept-encoding',
-  ...CONTROL_HEADERS,
 ]);
 
 const RESPONSE_DROP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'trailer', 'upgrade', DESTINATION_SERVED_HEADER]);
@@ -38,7 +37,8 @@ export interface UpstreamHeaderInput {
 
 /**
  * Headers for the forwarded request: the client's headers without hop-by-hop headers and without
- * ANY control header (classification, destination, dropped-reason: client copies never reach a
+ * ANY control header (`isControlHeader`: every `x-llm-d-*` and `x-gateway-*` name plus the
+ * headers model-server sidecars route by, such as `x-prefiller-url`: client copies never reach a
  * model server, trusted or not), then the decision's headers. `accept-encoding` is pinned to
  * `identity` so usage can be read from the response.
  * @public
@@ -50,7 +50,7 @@ export function buildUpstreamHeaders(input: UpstreamHeaderInput): Record<string,
   // Headers named in `Connection` are hop-by-hop too.
   const extraDrop = listed === undefined ? undefined : new Set(listed.toLowerCase().split(',').map((s) => s.trim()));
   for (const name in client) {
-    if (REQUEST_DROP.has(name) || extraDrop?.has(name) === true) continue;
+    if (REQUEST_DROP.has(name) || isControlHeader(name) || extraDrop?.has(name) === true) continue;
     out[name] = client[name] as string;
   }
   for (const name in input.decision) out[name] = input.decision[name] as string;

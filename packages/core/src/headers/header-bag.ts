@@ -1,4 +1,5 @@
-import { CLASSIFICATION_HEADERS, CONTROL_HEADERS, type ClassificationField } from './names.js';
+import { isControlHeader } from './control.js';
+import { CLASSIFICATION_HEADERS, type ClassificationField } from './names.js';
 
 /**
  * Headers as adapters receive them: node's `IncomingHttpHeaders`, a `Headers` object, or a plain
@@ -55,12 +56,12 @@ export function readClassificationHeader(headers: Readonly<Record<string, string
 }
 
 /**
- * Returns a copy of `headers` without any control header ({@link CONTROL_HEADERS}), so client
- * copies never reach a model server.
+ * Returns a copy of `headers` without any control header (see {@link isControlHeader}: the
+ * reserved prefixes and the named list), so client copies never reach a model server.
  * @public
  */
 export function stripControlHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = { ...headers };
-  for (const name of CONTROL_HEADERS) Reflect.deleteProperty(out, name);
+  const out: Record<string, string> = {};
+  for (const name in headers) if (!isControlHeader(name)) out[name] = headers[name] as string;
   return out;
 }
