@@ -285,6 +285,10 @@ gateway:
     [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  pools: []' }, /gateway\.endpoints: give either/],
     [{ config: 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n  - type: no-such-scorer\ngateway:\n  endpoints: ["127.0.0.1:1"]' }, /no-such-scorer/],
     [{ config: 'gateway: {}' }, /no model servers/],
+    // The document's own error wins over the missing endpoints.
+    [{ config: 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n  - type: no-such-scorer\n' }, /no-such-scorer/],
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  trust:\n    trustedClients: ["10.0.0.1", "not-an-ip"]' }, /gateway\.trust\.trustedClients\[1\].*not-an-ip/],
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  trust:\n    trustedClients: ["fd00::/129"]' }, /trustedClients\[0\]/],
     [{ config: 'gateway:\n  pools:\n    - name: p\n      endpoints: ["127.0.0.1:1"]\n      models: [m]\n    - name: q\n      endpoints: ["127.0.0.1:2"]\n      models: [m]' }, /"m" is already served by pool "p"/],
     [{ config: 'a: [1, 2' }, /invalid YAML/],
   ])('rejects a bad config with a message naming the problem (%#)', async (options, message) => {

@@ -107,6 +107,9 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     if (options.endpoints !== undefined || section.pools === undefined) {
       const endpoints = options.endpoints ?? section.endpoints;
       if (endpoints === undefined || endpoints.length === 0) {
+        // Load the document anyway: its own error (an unknown plugin, a bad parameter) is what
+        // the operator needs to see first, not the missing endpoints.
+        await buildPool({ name: 'default', endpoints: [], models: [], document: endpointPicker }, { ...ctx, scrape: false }).close();
         throw new SwitchyardError('CONFIG_INVALID', `${where}: no model servers: give --endpoints, gateway.endpoints or gateway.pools`);
       }
       pools.push(buildPool({ name: 'default', endpoints, models: [], document: endpointPicker }, ctx));

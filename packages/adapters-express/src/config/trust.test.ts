@@ -30,4 +30,20 @@ describe('addressMatcher', () => {
     expect(() => addressMatcher(['10.0.0.0/40'])).toThrow(/trustedClients\[0\]/);
     expect(() => addressMatcher(['1.2.3.4', 'nope/8'])).toThrow(/trustedClients\[1\]/);
   });
+
+  it('matches IPv6 CIDRs, and IPv4 CIDRs against IPv4-mapped IPv6 addresses', () => {
+    const m = addressMatcher(['fd00:1234::/32', '10.0.0.0/8']);
+    expect(m('fd00:1234:0:0:0:0:0:1')).toBe(true);
+    expect(m('FD00:1234::ffff')).toBe(true);
+    expect(m('fd00:1235::1')).toBe(false);
+    expect(m('::ffff:10.1.2.3')).toBe(true);
+    expect(m('::ffff:11.1.2.3')).toBe(false);
+    expect(m('not an address')).toBe(false);
+  });
+
+  it('rejects entries that are not an IP or a CIDR, naming them', () => {
+    expect(() => addressMatcher(['not-an-ip'])).toThrow(/trustedClients\[0\]: "not-an-ip" is not an IP address or CIDR/);
+    expect(() => addressMatcher(['::1', 'fd00::/200'])).toThrow(/trustedClients\[1\]/);
+    expect(() => addressMatcher(['1.2.3'])).toThrow(/trustedClients\[0\]/);
+  });
 });

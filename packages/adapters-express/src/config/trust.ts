@@ -1,60 +1,68 @@
 import type { IncomingMessage } from 'node:http';
+import ipaddr from 'ipaddr.js';
 import { SwitchyardError } from '@switchyard/core';
 
-const ipv4 = (s: string): number | undefined => {
-  const parts = s.split('.');
-  if (parts.length !== 4) return undefined;
-  let n = 0;
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p) || Number(p) > 255) return undefined;
-    n = n * 256 + Number(p);
-  }
-  return n;
-};
-
-/** Strips the IPv4-mapped IPv6 prefix node reports for dual-stack sockets. */
-const unmap = (ip: string): string => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip);
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
 /**
- * Builds a predicate telling whether a client address is in `entries` (exact IPs, IPv4 or IPv6,
- * and IPv4 CIDRs such as `10.0.0.0/8`).
- * @throws SwitchyardError `CONFIG_INVALID` naming a malformed entry
+ * Parses an address the way the matcher compares it: IPv4-mapped IPv6 (`::ffff:10.0.0.1`, what
+ * node reports on dual-stack sockets) becomes IPv4, so one IPv4 entry covers both forms.
+ */
+function parseAddress(text: string): Address | undefined {
+  if (!ipaddr.isValid(text)) return undefined;
+  return ipaddr.process(text);
+}
+
+/** Parses `entry` as an address (a single-address range) or a CIDR; undefined when it is neither. */
+function parseRange(entry: string): [Address, number] | undefined {
+  if (!entry.includes('/')) {
+    // isValid accepts shorthand IPv4 (`10.1`, `1.2.3`); only the four-part form is an entry.
+    if (!ipaddr.IPv6.isValid(entry) && !ipaddr.IPv4.isValidFourPartDecimal(entry)) return undefined;
+    const a = parseAddress(entry);
+    return a === undefined ? undefined : [a, a.kind() === 'ipv4' ? 32 : 128];
+  }
+  try {
+    const [a, bits] = ipaddr.parseCIDR(entry);
+    // A mapped-IPv6 range (`::ffff:10.0.0.0/104`) is written as the IPv4 range it covers.
+    if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) return [(a as ipaddr.IPv6).toIPv4Address(), bits - 96];
+    return [a, bits];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds a predicate telling whether a client address is in `entries`: IPv4 or IPv6 addresses
+ * and CIDRs (`10.0.0.0/8`, `fd00::/8`), parsed by `ipaddr.js`. IPv4-mapped IPv6 client addresses
+ * match IPv4 entries.
+ * @throws SwitchyardError `CONFIG_INVALID` naming the first entry that is not an address or CIDR
  * @public
  */
 export function addressMatcher(entries: readonly string[]): (ip: string | undefined) => boolean {
-  const exact = new Set<string>();
-  const ranges: { base: number; mask: number }[] = [];
+  const ranges: [Address, number][] = [];
   for (const [i, raw] of entries.entries()) {
-    const entry = raw.trim();
-    const slash = entry.indexOf('/');
-    if (slash === -1) {
-      exact.add(unmap(entry.toLowerCase()));
-      continue;
-    }
-    const base = ipv4(entry.slice(0, slash));
-    const bits = Number(entry.slice(slash + 1));
-    if (base === undefined || !Number.isInteger(bits) || bits < 0 || bits > 32) {
-      throw new SwitchyardError('CONFIG_INVALID', `gateway.trust.trustedClients[${i}]: "${raw}" is not an IP or IPv4 CIDR`);
-    }
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    ranges.push({ base: (base & mask) >>> 0, mask });
+    const range = parseRange(raw.trim());
+    if (range === undefined) throw new SwitchyardError('CONFIG_INVALID', `gateway.trust.trustedClients[${i}]: "${raw}" is not an IP address or CIDR (e.g. 10.0.0.0/8, fd00::/8)`);
+    ranges.push(range);
   }
   return (ip) => {
     if (ip === undefined) return false;
-    const a = unmap(ip.toLowerCase());
-    if (exact.has(a)) return true;
-    const n = ipv4(a);
-    return n !== undefined && ranges.some((r) => ((n & r.mask) >>> 0) === r.base);
+    const a = parseAddress(ip);
+    if (a === undefined) return false;
+    for (const [base, bits] of ranges) if (base.kind() === a.kind() && a.match(base, bits)) return true;
+    return false;
   };
 }
 
 /**
  * The gateway's trust predicate from the config: everyone, nobody, or listed client addresses.
+ * @throws SwitchyardError `CONFIG_INVALID` for a malformed `trustedClients` entry
  * @public
  */
 export function trustPredicate(trust: { readonly classificationHeaders: boolean; readonly trustedClients: readonly string[] }): boolean | ((req: IncomingMessage) => boolean) {
+  // Validated even when every client is trusted, so a typo is never silently ignored.
+  const match = trust.trustedClients.length === 0 ? undefined : addressMatcher(trust.trustedClients);
   if (trust.classificationHeaders) return true;
-  if (trust.trustedClients.length === 0) return false;
-  const match = addressMatcher(trust.trustedClients);
+  if (match === undefined) return false;
   return (req) => match(req.socket.remoteAddress);
 }

@@ -71,6 +71,19 @@ export class Connection {
   }
 }
 
+/**
+ * Lets a client that half-closes its connection after a complete request (`shutdown(SHUT_WR)`,
+ * as `curl --no-keepalive` scripts and some proxies do) still get its response. node's HTTP
+ * server ends such a socket at once unless its `httpAllowHalfOpen` is set; there is no public
+ * option for it, and the server is often the framework's (Express, Fastify), so the gateway sets
+ * it on the server that hands it a request. With it set, node still ends the socket once the
+ * last response is written, and a half-close mid-body is still a parse error that closes it.
+ */
+export function keepHalfOpen(socket: Socket): void {
+  const server = (socket as Socket & { server?: { httpAllowHalfOpen?: unknown } }).server;
+  if (server !== undefined && server.httpAllowHalfOpen === false) server.httpAllowHalfOpen = true;
+}
+
 /** The {@link Connection} of a client socket. */
 export function connectionOf(socket: Socket): Connection {
   const s = socket as Socket & { [kConnection]?: Connection };

@@ -7,7 +7,7 @@ import { startForward, type ForwardControl, type ForwardOptions, type ForwardRes
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
 import type { RouteResolution } from '../models/router.js';
 import { ClientGoneError, receiveBody, type BodySink } from './body.js';
-import { connectionOf, type Connection, type ConnectionWatcher } from './connection.js';
+import { connectionOf, keepHalfOpen, type Connection, type ConnectionWatcher } from './connection.js';
 import type { PoolMetrics } from './metrics.js';
 import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
 import { sendError } from './respond.js';
@@ -76,6 +76,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   }
 
   start(preRead: Uint8Array | undefined): void {
+    keepHalfOpen(this.#req.socket);
     if (preRead !== undefined) this.onBody(preRead);
     else receiveBody(this.#req, this.#rt.maxBodyBytes, this);
   }
@@ -100,6 +101,13 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         request = parseRequest({ path: this.#path, headers: this.#req.headers, body }, rt.parseOptions);
       } catch (err) {
         sendError(res, err);
+        this.#finish();
+        return;
+      }
+      if (body.byteLength === 0) {
+        // Core treats an empty body as a header-only request (Envoy's GETs); an inference POST
+        // without a body has no model to route by, and must not be forwarded as one.
+        sendError(res, new SwitchyardError('BAD_REQUEST', 'request body is empty: missing required field "model"'));
         this.#finish();
         return;
       }
