@@ -1,5 +1,6 @@
 import { Unpackr, type Options } from 'msgpackr';
 import { toEngineHash } from './hash-value.js';
+import { DEFAULT_KV_DECODE_LIMITS, exceedsKvLimits, type KvDecodeLimits } from './limits.js';
 import type {
   EngineBlockHash,
   KvDecodeError,
@@ -19,6 +20,8 @@ const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsTyp
 export interface KvDecodeOptions {
   /** Field layout of positional events (default `vllm`). Map events are self-describing. */
   readonly dialect?: KvEventDialect;
+  /** Size, value-count and depth bounds checked before decoding (defaults: {@link DEFAULT_KV_DECODE_LIMITS}). */
+  readonly limits?: KvDecodeLimits;
 }
 
 /** Thrown internally to reject one event; never escapes {@link decodeKvEventBatch}. */
@@ -144,11 +147,15 @@ function decodeEvent(raw: unknown, dialect: KvEventDialect): KvEvent {
  * events) into a {@link KvEventBatch}. The batch may be `[ts, events]`, `[ts, events, rank]` or a
  * map. Unknown fields and extra trailing elements are ignored, missing optional fields read as
  * absent. Never throws: malformed input yields errors, and an event with a problem is skipped
- * while the others are kept.
+ * while the others are kept. Every length the payload claims is checked against its size and the
+ * {@link KvDecodeLimits} before anything is allocated, so a hostile message costs what it weighs.
  * @public
  */
 export function decodeKvEventBatch(payload: Uint8Array, options: KvDecodeOptions = {}): KvDecodeResult {
   const dialect = options.dialect ?? 'vllm';
+  const limits = options.limits === undefined ? DEFAULT_KV_DECODE_LIMITS : { ...DEFAULT_KV_DECODE_LIMITS, ...options.limits };
+  const exceeded = exceedsKvLimits(payload, limits);
+  if (exceeded !== undefined) return { batch: undefined, errors: [exceeded] };
   let raw: unknown;
   try {
     raw = unpackr.unpack(payload);

@@ -95,6 +95,7 @@ export type KvEventDialect = 'vllm' | 'sglang';
  */
 export type KvDecodeErrorCause =
   | 'malformed-msgpack'
+  | 'limit-exceeded'
   | 'bad-batch'
   | 'bad-event'
   | 'unknown-event-type'

@@ -27,7 +27,7 @@ export interface PrefixIndexMetrics {
   readonly gaps: Counter;
   /** `switchyard_kv_event_replays_total{outcome}`: replay requests (`success`, `incomplete`, `failure`). */
   readonly replays: Counter;
-  /** `switchyard_kv_event_resets_total{reason}`: endpoints whose cache became unknown (`sequence-reset`, `disconnect`). */
+  /** `switchyard_kv_event_resets_total{reason}`: endpoints whose cache became unknown (`sequence-reset`, `disconnect`, `over-budget`). */
   readonly resets: Counter;
   /** `switchyard_kv_event_subscriptions`: connected KV-event subscriptions. */
   readonly subscriptions: Gauge;

@@ -1,8 +1,10 @@
 import type { Clock } from '@switchyard/core';
 import { decodeKvEventBatch } from '../kv-events/decode.js';
 import type { KvEventBatch, KvEventDialect } from '../kv-events/types.js';
+import type { KvDecodeLimits } from '../kv-events/limits.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import type { KvBatchSource } from '../precise/types.js';
+import type { KvEventBudget } from './event-budget.js';
 import { requestReplay } from './replay-client.js';
 import { decodeSeq, topicModel } from './wire.js';
 import type { ZmqModule, ZmqSubscriberLike } from './zmq-types.js';
@@ -39,6 +41,8 @@ export interface SubscriptionContext {
   readonly replayTimeoutMs: number;
   readonly replayCooldownMs: number;
   readonly maxPendingBatches: number;
+  readonly budget: KvEventBudget;
+  readonly limits: KvDecodeLimits | undefined;
   readonly onApplied: (endpointId: string, seq: number) => void;
   readonly onReset: (endpointId: string, reason: string) => void;
 }
@@ -120,7 +124,12 @@ export class EndpointSubscription {
 
   async #loop(socket: ZmqSubscriberLike): Promise<void> {
     try {
-      for await (const frames of socket) this.#onMessage(frames);
+      for await (const frames of socket) {
+        this.#onMessage(frames);
+        // Socket reads can resolve back to back without ever returning to the event loop.
+        const pause = this.#ctx.budget.pause();
+        if (pause !== undefined) await pause;
+      }
     } catch (err) {
       if (!this.#closed) this.#ctx.metrics.error('socket', this.endpointId, err instanceof Error ? err.message : String(err));
     }
@@ -238,10 +247,20 @@ export class EndpointSubscription {
 
   #apply(item: Pending): void {
     this.#lastSeq = item.seq;
-    const { batch, errors } = decodeKvEventBatch(item.payload, { dialect: this.#dialect });
-    for (const e of errors) this.#ctx.metrics.error(e.cause, this.endpointId, e.message);
-    if (batch !== undefined) this.#ctx.sink.ingest(this.endpointId, batch, item.model === undefined ? {} : { model: item.model });
-    this.#ctx.onApplied(this.endpointId, item.seq);
+    const ctx = this.#ctx;
+    const { batch, errors } = decodeKvEventBatch(item.payload, ctx.limits === undefined ? { dialect: this.#dialect } : { dialect: this.#dialect, limits: ctx.limits });
+    for (const e of errors) ctx.metrics.error(e.cause, this.endpointId, e.message);
+    if (batch !== undefined) {
+      if (!ctx.budget.spend(Math.max(1, batch.events.length))) {
+        // Dropping a batch leaves the index wrong for this endpoint; forget it rather than guess.
+        ctx.metrics.error('over-budget', this.endpointId, `batch ${item.seq} (${batch.events.length} events) dropped: over ${ctx.budget.maxEventsPerSecond} events/s; cache state cleared`);
+        ctx.metrics.resets.inc({ reason: 'over-budget' });
+        ctx.sink.clearEndpoint(this.endpointId);
+      } else {
+        ctx.sink.ingest(this.endpointId, batch, item.model === undefined ? {} : { model: item.model });
+      }
+    }
+    ctx.onApplied(this.endpointId, item.seq);
   }
 
   #reset(reason: 'sequence-reset' | 'disconnect'): void {

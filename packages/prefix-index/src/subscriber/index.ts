@@ -6,3 +6,4 @@ export type { ReplayRequest, ReplayOutcome } from './replay-client.js';
 export { encodeSeq, decodeSeq, topicModel, REPLAY_END_SEQ } from './wire.js';
 export { loadZeromq } from './zmq-types.js';
 export type { ZmqModule, ZmqSocketLike, ZmqSubscriberLike, ZmqDealerLike } from './zmq-types.js';
+export type { KvEventBudgetOptions } from './event-budget.js';

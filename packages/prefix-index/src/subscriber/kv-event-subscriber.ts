@@ -2,6 +2,8 @@ import { EventEmitter } from 'eventemitter3';
 import { systemClock, type Clock, type Endpoint, type EndpointPool } from '@switchyard/core';
 import type { KvEventDialect } from '../kv-events/types.js';
 import { createPrefixIndexMetrics, type PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
+import type { KvDecodeLimits } from '../kv-events/limits.js';
+import { KvEventBudget, type KvEventBudgetOptions } from './event-budget.js';
 import { EndpointSubscription, type KvEndpointAddress, type KvEventSink } from './endpoint-subscription.js';
 import { loadZeromq, type ZmqModule } from './zmq-types.js';
 
@@ -40,6 +42,10 @@ export interface KvEventSubscriberOptions {
   readonly replayCooldownMs?: number;
   /** Live batches buffered while a replay runs. Default 10000. */
   readonly maxPendingBatches?: number;
+  /** Bounds of each payload, checked before decoding (default: `DEFAULT_KV_DECODE_LIMITS`). */
+  readonly limits?: KvDecodeLimits;
+  /** Work budget shared by all endpoints, so an event flood never starves requests. */
+  readonly budget?: KvEventBudgetOptions;
   /** Metrics (default: fresh ones in a private registry). */
   readonly metrics?: PrefixIndexMetrics;
   /** Time source. */
@@ -93,6 +99,7 @@ export class KvEventSubscriber extends EventEmitter<KvEventSubscriberEvents> {
   readonly #subs = new Map<string, EndpointSubscription>();
   readonly #metrics: PrefixIndexMetrics;
   readonly #clock: Clock;
+  readonly #budget: KvEventBudget;
   readonly #unfollow: (() => void)[] = [];
   #closed = false;
 
@@ -102,11 +109,12 @@ export class KvEventSubscriber extends EventEmitter<KvEventSubscriberEvents> {
     this.#zmq = zmq;
     this.#metrics = options.metrics ?? createPrefixIndexMetrics();
     this.#clock = options.clock ?? systemClock;
+    this.#budget = new KvEventBudget(options.budget ?? {}, this.#clock);
   }
 
   /**
    * Loads zeromq, then subscribes to the pool's current endpoints and follows its changes.
-   * @throws SwitchyardError `CONFIG_INVALID` when zeromq is not installed
+   * @throws SwitchyardError `CONFIG_INVALID` when zeromq is not installed or a budget field is invalid
    */
   static async create(options: KvEventSubscriberOptions): Promise<KvEventSubscriber> {
     const zmq = options.zeromq ?? (await loadZeromq());
@@ -149,6 +157,8 @@ export class KvEventSubscriber extends EventEmitter<KvEventSubscriberEvents> {
       replayTimeoutMs: o.replayTimeoutMs ?? 5000,
       replayCooldownMs: o.replayCooldownMs ?? 30_000,
       maxPendingBatches: o.maxPendingBatches ?? 10_000,
+      budget: this.#budget,
+      limits: o.limits,
       onApplied: (id, seq) => this.emit('applied', id, seq),
       onReset: (id, reason) => this.emit('reset', id, reason),
     });
