@@ -83,7 +83,9 @@ describe('KvEventSubscriber work budget', () => {
     const { sub, ingested, send } = await setup({ eventsPerSlice: 1000, maxEventsPerSecond: 10_000_000 });
     for (let seq = 0; seq < 200; seq++) send(seq, 100);
     // A request-path callback queued behind the flood: it must not wait for all 20,000 events.
-    const seenByProbe = await new Promise<number>((resolve) => setImmediate(() => resolve(ingested.length)));
+    const seenByProbe = await new Promise<number>((resolve) => setImmediate(() => {
+      resolve(ingested.length);
+    }));
     expect(seenByProbe).toBeGreaterThan(0);
     expect(seenByProbe).toBeLessThanOrEqual(20);
     while (ingested.length < 200) await settle();
