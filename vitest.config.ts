@@ -17,7 +17,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'examples/**/*.test.ts', 'tests/**/*.test.ts'],
     restoreMocks: true,
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -40,23 +40,16 @@ export type { SwitchyardMiddleware, ExpressLikeRequest } from './express/index.j
 export { ModelRegistry, singlePoolRouter } from './models/index.js';
 export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo } from './models/index.js';
 export {
-  createBodyProcessor,
   buildUpstreamHeaders,
   buildClientResponseHead,
   rawHeader,
   classifyUpstreamError,
   isRetryable,
   countsAsEndpointFailure,
-  usageFromWire,
-  mergeUsage,
-  extractUsage,
-  extractUsageFromBytes,
   ProxyAttempt,
   forwardRequest,
 } from './proxy/index.js';
 export type {
-  BodyProcessor,
-  BodyProcessorOptions,
   UpstreamHeaderInput,
   ClientResponseHead,
   UpstreamFailureKind,

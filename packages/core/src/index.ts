@@ -6,6 +6,7 @@ export * from './clock/index.js';
 export * from './errors/index.js';
 export * from './headers/index.js';
 export * from './request/index.js';
+export * from './response/index.js';
 export * from './objectives/index.js';
 export * from './model-metrics/index.js';
 export * from './endpoints/index.js';

@@ -27,17 +27,18 @@ async function scheduled(options: FakeSchedulerOptions = {}, model = 'client-mod
 }
 
 describe('ExtProcStream response path', () => {
-  it('buffers a JSON body to the end, restores the model, reads usage, completes once', async () => {
+  it('streams a JSON body as it arrives, restores the model, reads usage, completes once', async () => {
     const { sink, s, record } = await scheduled({ rewrites: { 'client-model': 'target-model' } });
     const json = JSON.stringify({ id: 'x', model: 'target-model', choices: [], usage: { prompt_tokens: 7, completion_tokens: 10, total_tokens: 17, prompt_tokens_details: { cached_tokens: 4 } } });
     s.receive(respHeaders({ ':status': '200', 'content-type': 'application/json' }));
     s.receive(respBody(json.slice(0, 30), false));
     s.receive(respBody(json.slice(30), false));
-    expect(describeReplies(sink.replies)).toEqual(['response_headers']);
     s.receive(respBody('', true));
     const restored = json.replace('"model":"target-model"', '"model":"client-model"');
-    expect(describeReplies(sink.replies)).toEqual(['response_headers', `response_body(${restored.length},eos)`]);
-    expect(chunkOf(sink.replies[1]!).body).toBe(restored);
+    const replies = describeReplies(sink.replies);
+    expect(replies[0]).toBe('response_headers');
+    expect(replies.at(-1)).toMatch(/,eos\)$/);
+    expect(sink.replies.slice(1).map((r) => chunkOf(r).body).join('')).toBe(restored);
     expect(record.usages).toEqual([{ promptTokens: 7, completionTokens: 10, cachedTokens: 4 }]);
     expect(record.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 7, completionTokens: 10, cachedTokens: 4 } }]);
     expect(record.starts).toHaveLength(1);
@@ -126,22 +127,24 @@ describe('ExtProcStream response path', () => {
     s.receive(respHeaders({ ':status': '200', 'content-type': 'application/json' }));
     s.receive(respBody('{"a":', false));
     s.receive(respBody('1}', true));
-    expect(describeReplies(sink.replies)).toEqual(['response_headers', 'response_body(7,eos)']);
+    expect(describeReplies(sink.replies)).toEqual(['response_headers', 'response_body(5)', 'response_body(2,eos)']);
   });
 
-  it('passes a JSON body larger than the buffer limit through without reading usage', async () => {
-    const scheduler = new FakeScheduler(pool);
+  it('restores and reads usage of a JSON body larger than maxBodyBytes, holding none of it', async () => {
+    const scheduler = new FakeScheduler(pool, { rewrites: { 'client-model': 'target-model' } });
     const sink = new CollectSink();
     const s = new ExtProcStream(sink, { scheduler, pool, maxBodyBytes: 1000 });
     s.receive(reqHeaders(HEADERS));
-    s.receive(reqBody(body('m'), true));
+    s.receive(reqBody(body('client-model'), true));
     await s.idle();
     s.receive(respHeaders({ ':status': '200', 'content-type': 'application/json' }));
+    s.receive(respBody('{"model":"target-model","text":"', false));
     s.receive(respBody('x'.repeat(600), false));
     s.receive(respBody('x'.repeat(600), false));
-    s.receive(respBody('x'.repeat(10), true));
-    expect(describeReplies(sink.replies).slice(2)).toEqual(['response_headers', 'response_body(1200)', 'response_body(10,eos)']);
-    expect(scheduler.records[0]!.outcomes).toEqual([{ kind: 'success' }]);
+    s.receive(respBody('","usage":{"prompt_tokens":1,"completion_tokens":2}}', true));
+    expect(describeReplies(sink.replies).slice(2)).toEqual(['response_headers', 'response_body(32)', 'response_body(600)', 'response_body(600)', 'response_body(52,eos)']);
+    expect(chunkOf(sink.replies[3]!).body).toBe('{"model":"client-model","text":"');
+    expect(scheduler.records[0]!.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 1, completionTokens: 2 } }]);
   });
 });
 

@@ -236,7 +236,6 @@ export class ExtProcStream {
       restore: rewritten ? { target: d.request.targetModel, client: d.clientModel } : undefined,
       requestedStream: d?.request.request.stream ?? false,
       setHeaders: d?.responseHeaders ?? {},
-      maxBufferBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       chunkBytes: this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES,
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),

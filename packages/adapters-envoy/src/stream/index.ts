@@ -6,7 +6,5 @@ export type { ResponseEnd, ResponsePhaseOptions } from './response-phase.js';
 export { forwardHeadersResponse, destinationValue } from './forward-headers.js';
 export type { ForwardPlan } from './forward-headers.js';
 export { pickHeaderOnly } from './header-only.js';
-export { SseUsageScanner, readUsage } from './usage.js';
-export { ModelNameRestorer } from './model-restore.js';
 export { readStreamMetadata, resolveServedEndpoint } from './stream-metadata.js';
 export type { StreamMetadata } from './stream-metadata.js';

@@ -1,12 +1,7 @@
-import type { Usage } from '@switchyard/core';
+import { createResponseBodyReader, type ResponseBodyReader, type Usage } from '@switchyard/core';
 import { setHeader } from '../wire/headers.js';
 import type { ProcessingResponse } from '../wire/messages.js';
 import { bodyChunkResponses, headersResponse, trailersResponse } from '../wire/responses.js';
-import { ModelNameRestorer } from './model-restore.js';
-import { SseUsageScanner, readUsage } from './usage.js';
-
-/** How a response body is handled. */
-type BodyMode = 'sse' | 'json' | 'echo';
 
 /**
  * How a response ended, handed to the stream to close the decision's lifecycle.
@@ -28,33 +23,28 @@ export interface ResponsePhaseOptions {
   readonly restore: { readonly target: string; readonly client: string } | undefined;
   /** The request asked for a stream (used when the response has no content type). */
   readonly requestedStream: boolean;
-  /** Largest JSON body buffered; beyond it the body is passed through and usage is not read. */
-  readonly maxBufferBytes: number;
   /** Largest chunk sent back. */
   readonly chunkBytes: number;
   /** Headers to add to the response (the decision's `responseHeaders`, e.g. a session token). */
   readonly setHeaders: Readonly<Record<string, string>>;
   /** Sends a reply to the proxy. */
   readonly send: (message: ProcessingResponse) => void;
-  /** Usage became known (SSE usage is reported once, at the end). */
+  /** Usage became known (reported once, at the end). */
   readonly onUsage: (usage: Usage) => void;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /**
- * The response half of a stream: answers the headers at once, echoes SSE chunk for chunk while
- * reading usage from `data:` lines, buffers JSON bodies to the end to read usage and restore the
- * client's model name, and passes anything else through.
+ * The response half of a stream: answers the headers at once, then hands every body chunk to
+ * core's response reader (usage, streaming model-name restore) and sends back what it returns.
+ * Nothing is buffered, so a body of any size costs the same memory.
  * @public
  */
 export class ResponsePhase {
   readonly #o: ResponsePhaseOptions;
   readonly #status: number;
-  readonly #mode: BodyMode;
-  readonly #restorer: ModelNameRestorer | undefined;
-  readonly #scanner: SseUsageScanner | undefined;
-  #buffered: Buffer[] = [];
-  #bufferedBytes = 0;
-  #overflowed = false;
+  readonly #reader: ResponseBodyReader;
   #done = false;
 
   /**
@@ -65,13 +55,12 @@ export class ResponsePhase {
     this.#o = options;
     const status = Number(headers[':status'] ?? headers.status ?? 200);
     this.#status = Number.isInteger(status) ? status : 200;
-    const type = (headers['content-type'] ?? '').toLowerCase();
-    if (type.includes('text/event-stream')) this.#mode = 'sse';
-    else if (type.includes('json')) this.#mode = 'json';
-    else if (type === '') this.#mode = options.requestedStream ? 'sse' : 'json';
-    else this.#mode = 'echo';
-    this.#restorer = options.restore === undefined ? undefined : new ModelNameRestorer(options.restore.target, options.restore.client);
-    this.#scanner = this.#mode === 'sse' ? new SseUsageScanner() : undefined;
+    const r = options.restore;
+    this.#reader = createResponseBodyReader({
+      contentType: headers['content-type'],
+      requestedStream: options.requestedStream,
+      restoreModel: r === undefined ? undefined : { from: r.target, to: r.client },
+    });
     const set = Object.entries(options.setHeaders);
     options.send(headersResponse('response', set.length === 0 ? {} : { mutation: { set_headers: set.map(([k, v]) => setHeader(k, v)) } }));
   }
@@ -95,72 +84,35 @@ export class ResponsePhase {
   /** Handles one body chunk; returns how the response ended when this was the last one. */
   body(chunk: Uint8Array, endOfStream: boolean): ResponseEnd | undefined {
     if (this.#done) return undefined;
-    if (this.#mode === 'json' && !this.#overflowed) {
-      this.#buffer(chunk);
-      if (this.#bufferedBytes > this.#o.maxBufferBytes) {
-        // Too large to hold: send what we have and pass the rest through; usage stays unknown.
-        this.#flush(endOfStream, true);
-        this.#overflowed = true;
-        return endOfStream ? this.#end(undefined) : undefined;
-      }
-      return endOfStream ? this.#end(this.#finishJsonBody(true)) : undefined;
+    const out = this.#reader.push(chunk);
+    if (!endOfStream) {
+      if (out !== undefined) this.#sendBody(out, false);
+      return undefined;
     }
-    this.#scanner?.push(chunk);
-    const out = this.#restorer === undefined ? chunk : this.#restorer.apply(chunk);
-    for (const reply of bodyChunkResponses('response', out, endOfStream, this.#o.chunkBytes)) this.#o.send(reply);
-    return endOfStream ? this.#end(this.#sseUsage()) : undefined;
+    const tail = this.#reader.end();
+    this.#sendBody(out === undefined ? (tail ?? EMPTY) : tail === undefined ? out : Buffer.concat([out, tail]), true);
+    return this.#end();
   }
 
-  /** Handles response trailers: flushes a buffered body (without eos), then answers the trailers. */
+  /** Handles response trailers: flushes held bytes (without eos), then answers the trailers. */
   trailers(): ResponseEnd | undefined {
     if (this.#done) {
       this.#o.send(trailersResponse('response'));
       return undefined;
     }
-    let usage: Usage | undefined;
-    if (this.#mode === 'json' && !this.#overflowed) usage = this.#finishJsonBody(false);
-    else usage = this.#sseUsage();
+    const tail = this.#reader.end();
+    if (tail !== undefined) this.#sendBody(tail, false);
     this.#o.send(trailersResponse('response'));
-    return this.#end(usage);
+    return this.#end();
   }
 
-  #buffer(chunk: Uint8Array): void {
-    if (chunk.length === 0) return;
-    this.#buffered.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this.#bufferedBytes += chunk.length;
+  #sendBody(bytes: Uint8Array, endOfStream: boolean): void {
+    for (const reply of bodyChunkResponses('response', bytes, endOfStream, this.#o.chunkBytes)) this.#o.send(reply);
   }
 
-  #flush(endOfStream: boolean, restore: boolean): Buffer {
-    let body = this.#buffered.length === 1 && this.#buffered[0] !== undefined ? this.#buffered[0] : Buffer.concat(this.#buffered, this.#bufferedBytes);
-    this.#buffered = [];
-    this.#bufferedBytes = 0;
-    if (restore && this.#restorer !== undefined) body = Buffer.from(this.#restorer.apply(body));
-    for (const reply of bodyChunkResponses('response', body, endOfStream, this.#o.chunkBytes)) this.#o.send(reply);
-    return body;
-  }
-
-  #finishJsonBody(endOfStream: boolean): Usage | undefined {
-    const body = this.#buffered.length === 1 && this.#buffered[0] !== undefined ? this.#buffered[0] : Buffer.concat(this.#buffered, this.#bufferedBytes);
-    let usage: Usage | undefined;
-    try {
-      usage = readUsage(JSON.parse(body.toString('utf8')));
-    } catch {
-      // Not JSON after all: pass it through untouched.
-    }
-    this.#buffered = [body];
-    this.#bufferedBytes = body.length;
-    this.#flush(endOfStream, true);
-    return usage;
-  }
-
-  #sseUsage(): Usage | undefined {
-    if (this.#scanner === undefined) return undefined;
-    this.#scanner.end();
-    return this.#scanner.usage;
-  }
-
-  #end(usage: Usage | undefined): ResponseEnd {
+  #end(): ResponseEnd {
     this.#done = true;
+    const usage = this.#reader.usage;
     if (usage !== undefined) this.#o.onUsage(usage);
     return { status: this.#status, usage };
   }

@@ -71,7 +71,7 @@ export interface ExtProcStreamOptions {
   readonly pool?: EndpointPool | undefined;
   /** Time source for latencies and response-start times. Default `systemClock`. */
   readonly clock?: Clock | undefined;
-  /** Largest request body accepted (413 beyond), and largest JSON response buffered. Default 16 MiB (core's `DEFAULT_MAX_BODY_BYTES`). */
+  /** Largest request body accepted (413 beyond). Default 16 MiB (core's `DEFAULT_MAX_BODY_BYTES`). Responses are never buffered. */
   readonly maxBodyBytes?: number | undefined;
   /** Read classification headers from requests (llm-d behaviour behind a trusted gateway). Default true. */
   readonly trustHeaders?: boolean | undefined;

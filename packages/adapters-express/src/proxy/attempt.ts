@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { SwitchyardError, errorToResponse, type Endpoint, type Usage } from '@switchyard/core';
+import { SwitchyardError, createResponseBodyReader, errorToResponse, type Endpoint, type ResponseBodyReader, type Usage } from '@switchyard/core';
 import { AbortedAttempt, BrokenAttempt, FailedAttempt, OkAttempt } from './attempt-results.js';
-import { createBodyProcessor, type BodyProcessor } from './body-processor.js';
 import { buildClientResponseHead } from './headers.js';
 import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
 
@@ -55,13 +54,13 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   #aborted = false;
   #finished = false;
   #status = 0;
-  #processor: BodyProcessor | undefined;
+  #processor: ResponseBodyReader | undefined;
   #resume: (() => void) | undefined;
   #waitingDrain = false;
   #contentType = '';
   #abortReason: Error | undefined;
   /** Small bodies of known length are sent with the end of the response, in one write. */
-  #held: Buffer[] | undefined;
+  #held: Uint8Array[] | undefined;
 
   /** @param attempt - which attempt of its request this is (1 for the first), reported in the result */
   constructor(ctx: AttemptContext, endpoint: Endpoint, done: (r: AttemptResult) => void, attempt = 1) {
@@ -99,7 +98,7 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     // one, to drop the upstream content-length.
     let head = buildClientResponseHead(raw, served, ctx.requestId, false, ctx.responseHeaders);
     this.#contentType = head.contentType ?? '';
-    const processor = createBodyProcessor({ contentType: this.#contentType, rewriteModel: ctx.rewriteModel });
+    const processor = createResponseBodyReader({ contentType: this.#contentType, restoreModel: ctx.rewriteModel });
     this.#processor = processor;
     if (processor.rewrites) head = buildClientResponseHead(raw, served, ctx.requestId, true, ctx.responseHeaders);
     ctx.onResponseStart(this.#endpoint, status);

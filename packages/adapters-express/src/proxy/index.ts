@@ -1,10 +1,7 @@
-export { createBodyProcessor } from './body-processor.js';
-export type { BodyProcessor, BodyProcessorOptions } from './body-processor.js';
 export { buildUpstreamHeaders, buildClientResponseHead, rawHeader } from './headers.js';
 export type { UpstreamHeaderInput, ClientResponseHead } from './headers.js';
 export { classifyUpstreamError, isRetryable, countsAsEndpointFailure } from './upstream-errors.js';
 export type { UpstreamFailureKind } from './upstream-errors.js';
-export { usageFromWire, mergeUsage, extractUsage, extractUsageFromBytes } from './usage.js';
 export { ProxyAttempt } from './attempt.js';
 export type { AttemptResult, AttemptContext } from './attempt.js';
 export { forwardRequest } from './forward.js';

@@ -1,10 +1,12 @@
-import type { Usage } from '@switchyard/core';
+import type { Usage } from '../scheduling/plugins.js';
+import { usageOf } from './usage.js';
 
 /**
  * Reads the token counts of a `usage` object straight from bytes, without `JSON.parse`: every
  * response passes through here, and parsing even this small object cost more than the rest of the
  * usage extraction. Handles the shapes model servers send (integer counts, `null`, one level of
  * nested detail objects); returns `FALLBACK` on anything else, and the caller parses the slice.
+ * Semantics are `usageFromWire`'s, which the property test in usage.test.ts checks.
  */
 
 /** Returned when the object is not in the simple shape; the caller falls back to `JSON.parse`. */
@@ -16,23 +18,34 @@ const COLON = 0x3a;
 const OPEN = 0x7b;
 const CLOSE = 0x7d;
 
-/** The keys that matter, by position; a slot of {@link Counts}. */
-const KEYS = ['prompt_tokens', 'completion_tokens', 'input_tokens', 'output_tokens', 'cache_read_input_tokens', 'prompt_tokens_details', 'cached_tokens'].map((k) =>
-  Uint8Array.from(k, (ch) => ch.charCodeAt(0)),
-);
+/** The keys that matter; their position is the slot of {@link Counts} they fill (details keys fill none). */
+const KEYS = [
+  'prompt_tokens',
+  'completion_tokens',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_input_tokens',
+  'prompt_tokens_details',
+  'input_tokens_details',
+  'cached_tokens',
+].map((k) => Uint8Array.from(k, (ch) => ch.charCodeAt(0)));
 const PROMPT = 0;
 const COMPLETION = 1;
 const INPUT = 2;
 const OUTPUT = 3;
 const CACHE_READ = 4;
-const DETAILS = 5;
-const CACHED = 6;
-/** A valid key that is not one of {@link KEYS}. */
+const PROMPT_DETAILS = 5;
+const INPUT_DETAILS = 6;
+const CACHED_KEY = 7;
+/** Slots of the nested `cached_tokens` counts (they reuse the details keys' positions). */
+const CACHED_PROMPT = PROMPT_DETAILS;
+const CACHED_INPUT = INPUT_DETAILS;
+/** A valid key that is not one of {@link KEYS}, or a nested object whose counts are ignored. */
 const OTHER = -1;
 /** Not the simple shape. */
 const INVALID = -2;
 
-/** Counts gathered while scanning, by key slot (-1 = absent or null); `cached` is the nested one. */
+/** Counts gathered while scanning, by slot (-1 = absent or null). */
 type Counts = [number, number, number, number, number, number, number];
 
 /** A cursor over `buf` from `pos` to `end` (exclusive). */
@@ -58,7 +71,7 @@ class Scanner {
     return -1;
   }
 
-  /** A quoted key of `[a-z_]` and its colon: the key's slot, `OTHER`, or `INVALID`. */
+  /** A quoted key of `[a-z_]` and its colon: the key's index in {@link KEYS}, `OTHER`, or `INVALID`. */
   key(): number {
     if (this.peek() !== QUOTE) return INVALID;
     const buf = this.buf;
@@ -66,7 +79,7 @@ class Scanner {
     while (this.pos < this.end) {
       const c = buf[this.pos] as number;
       if (c === QUOTE) {
-        const slot = slotOf(buf, from, this.pos);
+        const slot = keyIndex(buf, from, this.pos);
         this.pos++;
         if (this.peek() !== COLON) return INVALID;
         this.pos++;
@@ -104,7 +117,7 @@ class Scanner {
   }
 }
 
-function slotOf(buf: Uint8Array, from: number, to: number): number {
+function keyIndex(buf: Uint8Array, from: number, to: number): number {
   const length = to - from;
   for (let slot = 0; slot < KEYS.length; slot++) {
     const key = KEYS[slot] as Uint8Array;
@@ -117,25 +130,28 @@ function slotOf(buf: Uint8Array, from: number, to: number): number {
 }
 
 /**
- * Reads `{ key: count | null | {...}, ... }` into `counts` (top-level slots, and `cached_tokens`
- * inside `prompt_tokens_details`). As with `JSON.parse`, the last duplicate key wins, and an
- * object where a count is expected counts as absent.
+ * Reads `{ key: count | null | {...}, ... }` into `counts`. At the top level (`cachedSlot`
+ * undefined) the count keys fill their slots and the two details objects are read one level deep;
+ * inside one, only `cached_tokens` counts, into `cachedSlot` (`OTHER`: ignored). As with
+ * `JSON.parse`, the last duplicate key wins, and an object where a count is expected counts as absent.
  */
-function scanObject(s: Scanner, counts: Counts, nested: boolean, inDetails: boolean): boolean {
+function scanObject(s: Scanner, counts: Counts, cachedSlot: number | undefined): boolean {
   if (s.peek() !== OPEN) return false;
   s.pos++;
   if (s.peek() === CLOSE) {
     s.pos++;
     return true;
   }
+  const nested = cachedSlot !== undefined;
   for (;;) {
-    const slot = s.key();
-    if (slot === INVALID) return false;
-    const target = nested ? (inDetails && slot === CACHED ? CACHED : OTHER) : slot === CACHED ? OTHER : slot;
+    const key = s.key();
+    if (key === INVALID) return false;
+    const target = nested ? (key === CACHED_KEY ? cachedSlot : OTHER) : key <= CACHE_READ && key >= 0 ? key : OTHER;
     if (target !== OTHER) counts[target] = -1;
-    if (!nested && slot === DETAILS) counts[CACHED] = -1;
+    const details = !nested && (key === PROMPT_DETAILS || key === INPUT_DETAILS);
+    if (details) counts[key === PROMPT_DETAILS ? CACHED_PROMPT : CACHED_INPUT] = -1;
     if (s.peek() === OPEN) {
-      if (nested || !scanObject(s, counts, true, slot === DETAILS)) return false;
+      if (nested || !scanObject(s, counts, details ? (key === PROMPT_DETAILS ? CACHED_PROMPT : CACHED_INPUT) : OTHER)) return false;
     } else {
       const v = s.count();
       if (v === INVALID) return false;
@@ -148,6 +164,8 @@ function scanObject(s: Scanner, counts: Counts, nested: boolean, inDetails: bool
   }
 }
 
+const known = (n: number): number | undefined => (n >= 0 ? n : undefined);
+
 /**
  * The usage in the JSON object starting at `buf[start]` (read up to its closing brace, whatever
  * follows), with `usageFromWire`'s semantics, or `FALLBACK` when the object is not in the simple
@@ -156,15 +174,7 @@ function scanObject(s: Scanner, counts: Counts, nested: boolean, inDetails: bool
 export function scanUsage(buf: Uint8Array, start: number): Usage | undefined | typeof FALLBACK {
   const s = new Scanner(buf, start, buf.length);
   const c: Counts = [-1, -1, -1, -1, -1, -1, -1];
-  if (!scanObject(s, c, false, false)) return FALLBACK;
-  const prompt = c[PROMPT] >= 0 ? c[PROMPT] : c[INPUT];
-  const completion = c[COMPLETION] >= 0 ? c[COMPLETION] : c[OUTPUT];
-  if (prompt < 0 && completion < 0) return undefined;
-  const cached = c[CACHED] >= 0 ? c[CACHED] : c[CACHE_READ];
-  const usage: { promptTokens: number; completionTokens: number; cachedTokens?: number } = {
-    promptTokens: prompt >= 0 ? prompt : 0,
-    completionTokens: completion >= 0 ? completion : 0,
-  };
-  if (cached >= 0) usage.cachedTokens = cached;
-  return usage;
+  if (!scanObject(s, c, undefined)) return FALLBACK;
+  const cached = known(c[CACHED_PROMPT]) ?? known(c[CACHED_INPUT]) ?? known(c[CACHE_READ]);
+  return usageOf(known(c[PROMPT]) ?? known(c[INPUT]), known(c[COMPLETION]) ?? known(c[OUTPUT]), cached);
 }
