@@ -3,15 +3,24 @@ import { isMetricsExtractor, type ExtractorSettings } from '../plugins/data-laye
 import { isMetricsDataSource, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
 import type { EndpointSpec } from '../endpoints/types.js';
 import type { Plugin } from '../scheduling/plugins.js';
+import { DEFAULT_STALENESS, type StalenessSettings } from '../model-metrics/staleness.js';
+import { positiveDurationMs } from '../saturation/params.js';
 import { configError, invalid } from './issues.js';
 
 const refSchema = z.strictObject({ pluginRef: z.string().min(1) });
 
-/** Strict schema of the `dataLayer` block (llm-d field names). @public */
+/**
+ * Strict schema of the `dataLayer` block: llm-d's field names, plus `stalenessPolicy`
+ * (`saturated` | `exclude` | `ignore`) and `metricsStalenessThreshold` (a duration, llm-d's
+ * `--metrics-staleness-threshold`), see `StalenessPolicy`.
+ * @public
+ */
 export const dataLayerSchema = z.strictObject({
   injectDefaults: z.boolean().optional(),
   sources: z.array(z.strictObject({ pluginRef: z.string().min(1), extractors: z.array(refSchema).default([]) })).default([]),
   discovery: refSchema.optional(),
+  stalenessPolicy: z.enum(['saturated', 'exclude', 'ignore']).default(DEFAULT_STALENESS.policy),
+  metricsStalenessThreshold: positiveDurationMs.default(DEFAULT_STALENESS.thresholdMs),
 });
 
 /**
@@ -39,6 +48,8 @@ export interface DataLayerSettings {
   readonly scrape: MetricsScrapeSettings;
   /** `dataLayer.discovery.pluginRef` when set (discovery plugins are the adapters' business). */
   readonly discovery: string | undefined;
+  /** What the picker does with candidates whose metrics are missing or stale. */
+  readonly staleness: StalenessSettings;
 }
 
 const DEFAULT_SCRAPE: MetricsScrapeSettings = {
@@ -89,7 +100,8 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
     }
   }
   // Discovery plugins (file, k8s) live in adapters; the reference is passed on for them to resolve.
-  return { metricsSources, scrape: metricsSources[0] ?? DEFAULT_SCRAPE, discovery: dl.discovery?.pluginRef };
+  const staleness = { policy: dl.stalenessPolicy, thresholdMs: dl.metricsStalenessThreshold };
+  return { metricsSources, scrape: metricsSources[0] ?? DEFAULT_SCRAPE, discovery: dl.discovery?.pluginRef, staleness };
 }
 
 /**

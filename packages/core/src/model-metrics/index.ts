@@ -13,3 +13,5 @@ export { readMetricsTls } from './metrics-tls.js';
 export { logScrapeOutages } from './outage-log.js';
 export { MetricsScraper, MIN_SCRAPE_INTERVAL_MS } from './scraper.js';
 export type { MetricsScraperOptions, MetricsScraperEvents, ScrapeStatus } from './scraper.js';
+export { applyStaleness, isStale, validateStaleness, DEFAULT_STALENESS } from './staleness.js';
+export type { StalenessPolicy, StalenessSettings, StalenessOutcome } from './staleness.js';

@@ -68,6 +68,11 @@ export class SchedulerMetrics {
   readonly readyEndpoints: FastGauge<'inference_pool'>;
   /** `disagg_decision_total`: which stages disaggregated decisions used. */
   readonly disaggDecisionTotal: FastCounter<'decision_type'>;
+  /**
+   * `flow_control_stale_endpoints{detector}` (llm-d's name): candidates of the latest pick whose
+   * metrics were missing or stale; `detector` is the picker's `poolName`, else `utilization-detector`.
+   */
+  readonly staleEndpoints: FastGauge<'detector'>;
   /** The plugin timing observer the picker hands to its scheduler. */
   readonly observer: PluginObserver;
   readonly #series: RequestSeriesCache;
@@ -95,6 +100,7 @@ export class SchedulerMetrics {
       maxSeries,
     });
     this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['inference_pool'], registers, maxSeries });
+    this.staleEndpoints = new FastGauge({ name: `${p}flow_control_stale_endpoints`, help: 'Candidates of the latest pick whose metrics were missing or older than the staleness threshold.', labelNames: ['detector'], registers, maxSeries });
     this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers, maxSeries });
     const pluginDuration = this.pluginDuration;
     // Plugins are long-lived objects: their series are found by identity, not by joined names.

@@ -48,12 +48,33 @@ describe('EndpointPicker', () => {
     const d = await picker.pick(chat());
     expect(d.primary.id).toBe('e0');
     expect(d.headers['x-gateway-destination-endpoint']).toBe('10.0.0.1:8000');
-    expect(d.fallbacks).toEqual([]);
-    expect(d.targets).toEqual([d.primary]);
+    // Ranked fallbacks from the scores already computed; the destination header keeps the pick.
+    expect(d.fallbacks.map((e) => e.id)).toEqual(['e1', 'e2']);
+    expect(d.targets?.map((e) => e.id)).toEqual(['e0', 'e1', 'e2']);
     expect(d.request.fairnessId).toBe('default-flow');
     expect(d.request.priority).toBe(0);
     expect(d.trace).toBeUndefined();
     d.complete({ kind: 'success' });
+  });
+
+  it('carries as many ranked fallbacks as asked, from the candidates that passed the filters', async () => {
+    const clock = new ManualClock();
+    const pool = fleet(4, clock);
+    const one = await new EndpointPicker({ pool, clock, fallbacks: 1 }).pick(chat());
+    expect(one.targets?.map((e) => e.id)).toEqual(['e0', 'e1']);
+    one.complete({ kind: 'success' });
+    const none = await new EndpointPicker({ pool, clock, fallbacks: 0 }).pick(chat());
+    expect(none.targets).toEqual([none.primary]);
+    none.complete({ kind: 'success' });
+    const notE1: Filter = { type: 'f', name: 'f', filter: (_c, _r, eps) => eps.filter((e) => e.id !== 'e1') };
+    const q: Scorer = { type: 'q', name: 'q', score: (_c, _r, eps) => new Map(eps.map((e) => [e.id, 1 - (e.metrics?.waitingQueueSize ?? 0) / 10])) };
+    const { maxScorePickerPlugin } = await import('@switchyard/core');
+    const picker = maxScorePickerPlugin.create(maxScorePickerPlugin.parameters.parse({}), { name: 'm', clock, pool, lookup: () => undefined });
+    const config = createSchedulerConfig({ profiles: [{ filters: [notE1], scorers: [q], picker: picker as never }] });
+    const filtered = await new EndpointPicker({ pool, clock, config, fallbacks: 5 }).pick(chat());
+    expect(filtered.targets?.map((e) => e.id)).toEqual(['e0', 'e2', 'e3']);
+    filtered.complete({ kind: 'success' });
+    expect(() => new EndpointPicker({ pool, fallbacks: -1 })).toThrow('endpoint picker: fallbacks must be a non-negative integer, got -1');
   });
 
   it('lists fallbacks in the destination header with maxNumOfEndpoints > 1', async () => {

@@ -1,7 +1,7 @@
 import { createLegacyAdmissionController } from '../admission/legacy.js';
 import type { AdmissionController, AdmissionGrant } from '../admission/types.js';
 import { systemClock, type Clock } from '../clock/clock.js';
-import { loadConfig } from '../config/loader.js';
+import { loadConfig, type LoadedConfig } from '../config/loader.js';
 import { joinHostPort } from '../endpoints/address.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint } from '../endpoints/types.js';
@@ -16,6 +16,8 @@ import type { InferenceRequest } from '../request/types.js';
 import type { SaturationDetector } from '../saturation/types.js';
 import { Attributes } from '../scheduling/attributes.js';
 import type { CycleContext, DataProducer, Plugin } from '../scheduling/plugins.js';
+import { applyStaleness, validateStaleness, type StalenessSettings } from '../model-metrics/staleness.js';
+import { LazyProfileResult } from '../scheduling/profile-result.js';
 import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
 import { TraceRecorder } from '../scheduling/trace.js';
 import { selectCandidates } from './candidates.js';
@@ -49,6 +51,17 @@ export interface EndpointPickerOptions {
   readonly objectives?: ObjectiveLookup | undefined;
   /** Model rewrite rules (`ModelRewriteStore`). */
   readonly rewrites?: ModelRewriteResolver | undefined;
+  /**
+   * Ranked fallbacks added to every decision: after the picker's own targets, up to this many more
+   * of the primary profile's candidates, best score first, so that a gateway can retry a refused
+   * connection on the next one. `0` keeps the picker's targets only. @defaultValue 2
+   */
+  readonly fallbacks?: number | undefined;
+  /**
+   * What to do with candidates whose metrics are missing or stale while others have fresh ones
+   * (default: the config's `dataLayer.stalenessPolicy`, else score them as saturated, 2 s).
+   */
+  readonly staleness?: Partial<StalenessSettings> | undefined;
   /** Random source in [0, 1) for tie-breaks and weighted choices (seed it in simulations). */
   readonly random?: (() => number) | undefined;
   /** Prometheus metrics; off when omitted. */
@@ -100,6 +113,9 @@ export class EndpointPicker implements RequestScheduler {
   readonly metrics: SchedulerMetrics | undefined;
   readonly #clock: Clock;
   readonly #random: () => number;
+  readonly #fallbacks: number;
+  readonly #staleness: StalenessSettings;
+  readonly #staleGauge: { set(v: number): void } | undefined;
   readonly #classifyDeps: ClassifyDeps;
   readonly #onHookError: EndpointPickerOptions['onHookError'];
   readonly #disagg: { decisionType(r: unknown): string } | undefined;
@@ -113,10 +129,16 @@ export class EndpointPicker implements RequestScheduler {
     this.pool = options.pool;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
+    const fallbacks = options.fallbacks ?? 2;
+    if (!Number.isInteger(fallbacks) || fallbacks < 0) throw new SwitchyardError('CONFIG_INVALID', `endpoint picker: fallbacks must be a non-negative integer, got ${String(fallbacks)}`);
+    this.#fallbacks = fallbacks;
     this.#classifyDeps = { objectives: options.objectives, rewrites: options.rewrites, random: this.#random };
     this.#onHookError = options.onHookError;
     this.metrics = options.metrics;
     const config = options.config ?? defaultConfig(options.registry ?? createDefaultRegistry(), this.pool, this.#clock);
+    const configured = (config as Partial<LoadedConfig>).dataLayerSettings?.staleness;
+    this.#staleness = validateStaleness({ ...configured, ...options.staleness });
+    this.#staleGauge = options.metrics?.staleEndpoints.labels(options.poolName ?? 'utilization-detector');
     this.scheduler = new Scheduler(config, { observer: options.metrics?.observer, onProducerError: options.onProducerError });
     this.#untracedCycle = { clock: this.#clock, random: this.#random, trace: undefined };
     this.#shared = new DecisionShared(this.pool, this.#clock, this.scheduler.lifecycle, this.metrics, this.#onHookError);
@@ -165,7 +187,9 @@ export class EndpointPicker implements RequestScheduler {
         grant = await this.admission.admit(sreq, options.signal === undefined ? undefined : { signal: options.signal });
         throwIfCancelled(options.signal);
       }
-      const candidates = selectCandidates(this.pool, options.subsetHint);
+      const staleness = applyStaleness(selectCandidates(this.pool, options.subsetHint), receivedAt, this.#staleness);
+      this.#staleGauge?.set(staleness.stale);
+      const candidates = staleness.endpoints;
 
       const trace = options.trace === true ? new TraceRecorder(sreq.id, sreq.targetModel, sreq.priority, sreq.fairnessId) : undefined;
       const ctx: CycleContext = trace === undefined ? this.#untracedCycle : { clock, random: this.#random, trace };
@@ -180,9 +204,10 @@ export class EndpointPicker implements RequestScheduler {
       const result = scheduler.schedule(ctx, sreq, candidates, observer);
       metrics?.schedulerE2eDuration.observe((clock.now() - t0) / 1000);
 
-      const targets = result.profileResults.get(result.primaryProfileName)?.targets;
-      const primary = targets?.[0];
-      if (targets === undefined || primary === undefined) {
+      const primaryResult = result.profileResults.get(result.primaryProfileName);
+      const picked = primaryResult?.targets;
+      const primary = picked?.[0];
+      if (picked === undefined || primary === undefined) {
         throw new SwitchyardError('INTERNAL', `primary profile "${result.primaryProfileName}" has no target`);
       }
       if (prefersIfAvailable(request.headers.prefer)) {
@@ -199,7 +224,10 @@ export class EndpointPicker implements RequestScheduler {
         plugin.preRequest(ctx, sreq, result, headers);
         if (observer !== undefined) observer.record('PreRequest', plugin, clock.now() - h0);
       }
-      headers[DESTINATION_HEADER] = destination(targets);
+      // The destination header names the picker's own choice, as llm-d's does; the ranked
+      // fallbacks are for forwarders that retry (the HTTP gateway reads `targets`).
+      headers[DESTINATION_HEADER] = destination(picked);
+      const targets = primaryResult instanceof LazyProfileResult ? primaryResult.withFallbacks(this.#fallbacks) : picked;
       if (this.#disagg !== undefined) metrics?.disaggDecisionTotal.labels(this.#disagg.decisionType(result)).inc();
 
       const body = sreq.targetModel !== request.model && request.body !== undefined ? encoder.encode(JSON.stringify({ ...request.body, model: sreq.targetModel })) : request.rawBody;

@@ -27,6 +27,31 @@ export class LazyProfileResult implements ProfileResult {
     return this.#scored;
   }
 
+  /**
+   * `targets` followed by up to `extra` more endpoints of this profile's candidates (those that
+   * passed its filters), best total score first, earlier candidate first among equals. The scores
+   * are already computed, so this is `extra` scans of the totals and nothing else.
+   */
+  withFallbacks(extra: number): readonly Endpoint[] {
+    const n = this.#endpoints.length;
+    if (extra <= 0 || n <= this.targets.length) return this.targets;
+    const out = [...this.targets];
+    const taken = new Set<Endpoint>(out);
+    for (let k = 0; k < extra; k++) {
+      let best = -1;
+      for (let i = 0; i < n; i++) {
+        const e = this.#endpoints[i] as Endpoint;
+        if (taken.has(e)) continue;
+        if (best < 0 || (this.#totals[i] as number) > (this.#totals[best] as number)) best = i;
+      }
+      if (best < 0) break;
+      const e = this.#endpoints[best] as Endpoint;
+      taken.add(e);
+      out.push(e);
+    }
+    return out;
+  }
+
   /** Total score of one endpoint (undefined when it was not a candidate). */
   scoreOf(id: string): number | undefined {
     const i = this.#endpoints.findIndex((e) => e.id === id);
