@@ -12,3 +12,4 @@ export * from './workloads/index.js';
 export * from './report/index.js';
 export * from './fleet/index.js';
 export * from './policies/index.js';
+export * from './bounds/index.js';

@@ -16,3 +16,4 @@ export { encodeKvEventBatch } from './kv-event-encoding.js';
 export type { KvEventEncoding } from './kv-event-encoding.js';
 export { renderMetrics } from './metrics-view.js';
 export type { MetricsFlavor, RenderMetricsOptions } from './metrics-view.js';
+export { calibrationPoints, type CalibrationPoint } from './calibration.js';

@@ -47,6 +47,12 @@ export interface EngineProfile {
   readonly maxNumBatchedTokens: number;
   /** vLLM `max_model_len`. */
   readonly maxModelLen: number;
+  /**
+   * Time a request spends between the gateway forwarding it and the engine queueing it (HTTP,
+   * the API server's tokenisation and input processing): `fixedMs + perPromptTokenUs·P / 1000`.
+   * Default 1 ms flat.
+   */
+  readonly requestPath?: { readonly fixedMs: number; readonly perPromptTokenUs: number } | undefined;
 }
 
 /**

@@ -4,3 +4,6 @@ export { engineMetrics, scrapeEngineMetrics } from './metrics-bridge.js';
 export { itemRequest, itemPickOptions, priorityObjectives } from './request.js';
 export { comparePolicies } from './compare.js';
 export type { CompareOptions } from './compare.js';
+export { DEFAULT_GATEWAY_CPU, gatewayCpuMs, requestPathMs, type GatewayCpuModel } from './gateway-cost.js';
+export { DEFAULT_SIGNAL_TIMING, type SignalTiming } from './signal-timing.js';
+export { measureCapacity, type CapacityProbeOptions, type MeasuredCapacity } from './capacity.js';

@@ -3,6 +3,8 @@ import type { EngineModel } from '../engine/engine.js';
 import type { EngineProfile } from '../engine/types.js';
 import type { EngineConfigInput } from '../engine/config.js';
 import type { KvEventBatch } from '../engine/kv-events.js';
+import type { GatewayCpuModel } from './gateway-cost.js';
+import type { SignalTiming } from './signal-timing.js';
 
 /**
  * What a policy may see of the simulated fleet (the oracle reads true engine state through it).
@@ -30,6 +32,10 @@ export interface PolicyContext {
   readonly fleet: FleetView;
   /** Base model name of the engines. */
   readonly modelName: string;
+  /** Which gateway replica this policy instance serves (0-based). */
+  readonly replica: number;
+  /** Number of gateway replicas in the run. */
+  readonly replicas: number;
 }
 
 /**
@@ -51,21 +57,26 @@ export interface SimPolicy {
 }
 
 /**
- * Builds a policy for one run.
+ * Builds a policy for one gateway replica of a run. The fleet calls it once per replica, so each
+ * replica has its own picker, prefix index, in-flight counts and queues; a factory that wants
+ * replicas to share state (e.g. through a shared-state store) closes over it and hands every
+ * replica the same store. This is the seam for cross-replica state.
  * @public
  */
 export type PolicyFactory = (ctx: PolicyContext) => SimPolicy | Promise<SimPolicy>;
 
 /**
  * A change of fleet membership during a run: `join` adds pod `pod` (a new index adds a pod),
- * `leave` drains it (no new requests; running ones finish), `fail` kills it (its requests fail).
+ * `leave` drains it (no new requests; running ones finish), `fail` kills it (its requests fail),
+ * `restart` replaces its engine with a fresh one behind the same endpoint (running requests fail,
+ * the cache is empty, and the gateways are not told).
  * @public
  */
 export interface MembershipChange {
   /** Virtual time, ms. */
   readonly atMs: number;
   /** What happens. */
-  readonly action: 'join' | 'leave' | 'fail';
+  readonly action: 'join' | 'leave' | 'fail' | 'restart';
   /** Pod index. */
   readonly pod: number;
 }
@@ -83,20 +94,26 @@ export interface VirtualFleetOptions {
   readonly overrides?: EngineConfigInput['overrides'];
   /** Seed of the run: engines' jitter and the policy's random source (default 1). */
   readonly seed?: number;
-  /** How often each endpoint's metrics reach the pool, ms (default 50, llm-d's refresh interval). */
+  /** Mean interval at which each replica scrapes each endpoint, ms (default 50, llm-d's refresh interval). */
   readonly scrapeIntervalMs?: number;
   /**
    * `snapshot` maps engine state straight to endpoint metrics (fast); `prometheus` renders the
    * `/metrics` page and parses it with core's data layer, as a live scrape would (default `snapshot`).
    */
   readonly metricsVia?: 'snapshot' | 'prometheus';
-  /** Delay between an engine step and its KV events reaching the policy, ms (default 10). */
+  /** Median delay between an engine step and its KV events reaching a replica, ms (default 10). */
   readonly kvEventDelayMs?: number;
+  /** Gateway replicas, each with its own policy instance (default 1). */
+  readonly gateways?: number;
+  /** Scrape jitter, KV-event delay distribution and loss (defaults: {@link DEFAULT_SIGNAL_TIMING}). */
+  readonly signals?: Partial<SignalTiming>;
+  /** Gateway CPU per request charged to simulated time (default {@link DEFAULT_GATEWAY_CPU}; false = free). */
+  readonly gatewayCpu?: GatewayCpuModel | false;
   /** Interval of per-endpoint load samples in the report, ms (default 1000). */
   readonly sampleIntervalMs?: number;
   /** Membership changes during the run. */
   readonly membership?: readonly MembershipChange[];
-  /** Stop at this virtual time even if requests are outstanding, ms (default: last arrival + 30 min). */
+  /** Stop at this virtual time even if requests are outstanding, ms (default: the latest arrival estimate of any item + 30 min). */
   readonly maxDurationMs?: number;
   /** Called every ~2% of completed requests. */
   readonly onProgress?: (done: number, total: number, virtualMs: number) => void;

@@ -40,13 +40,13 @@ describe('runVirtualFleet', () => {
   it('runs the real picker: prefix-aware policies beat round-robin on cache hits', async () => {
     const w = workload();
     const runs = new Map<string, PolicyRun>();
-    for (const p of ['round-robin', 'random', 'least-queue', 'default', 'precise', 'oracle']) runs.set(p, await runVirtualFleet(w, builtinPolicy(p), fleet));
+    for (const p of ['round-robin', 'random', 'least-queue', 'default', 'precise', 'cache-greedy']) runs.set(p, await runVirtualFleet(w, builtinPolicy(p), fleet));
     for (const r of runs.values()) {
       expect(r.records).toHaveLength(w.items.length);
       expect(r.records.every((x) => x.status === 'ok')).toBe(true);
     }
     const rr = hit(runs.get('round-robin')!);
-    for (const p of ['default', 'precise', 'oracle']) expect(hit(runs.get(p)!)).toBeGreaterThan(1.5 * rr);
+    for (const p of ['default', 'precise', 'cache-greedy']) expect(hit(runs.get(p)!)).toBeGreaterThan(1.5 * rr);
     // Round-robin spreads requests evenly.
     const perPod = Object.values(buildReport({ workload: { name: 'w', description: '', params: {}, requests: 0 }, fleet: { pods: 4, profile: 'x', scrapeIntervalMs: 50, kvEventDelayMs: 10 }, seed: 7, runs: [runs.get('round-robin')!] }).policies[0]!.endpointRequests);
     expect(Math.max(...perPod) - Math.min(...perPod)).toBeLessThanOrEqual(1);

@@ -27,7 +27,7 @@ import { createRoundRobinPicker, roundRobinPickerPlugin } from './round-robin.js
  * Names of the built-in policies.
  * @public
  */
-export const BUILTIN_POLICIES = ['round-robin', 'random', 'least-queue', 'default', 'precise', 'oracle'] as const;
+export const BUILTIN_POLICIES = ['round-robin', 'random', 'least-queue', 'default', 'precise', 'cache-greedy'] as const;
 
 /**
  * A built-in policy name.
@@ -41,7 +41,7 @@ const DESCRIPTIONS: Record<BuiltinPolicyName, string> = {
   'least-queue': 'Fewest requests in flight from this gateway (active-request-scorer + max-score-picker): join-shortest-queue.',
   default: "llm-d's default EndpointPickerConfig: queue-scorer 2, kv-cache-utilization-scorer 2, prefix-cache-scorer 3 on the approximate (routing-history) prefix index.",
   precise: 'llm-d default weights with the precise prefix index fed by the engines\' KV events (push API, after the configured delay) instead of routing history; speculative indexing covers the gap between a pick and the engine\'s BlockStored (until confirmed, at most 30 s).',
-  oracle: 'Cache first on the engines\' true state: exact cached (or already queued) prefix weighted 10; ties broken by the same scraped queue and KV-usage scorers as the llm-d default (1 each), so it differs from the default only in what it knows about caches.',
+  'cache-greedy': 'Not a bound (the report\'s bounds are): cache first on the engines\' true state: exact cached (or already queued) prefix weighted 10; ties broken by the same scraped queue and KV-usage scorers as the llm-d default (1 each), so it differs from the default only in what it knows about caches.',
 };
 
 /**
@@ -132,6 +132,9 @@ const preciseConfig = (modelName: string): object => ({
  * @public
  */
 export function builtinPolicy(name: string): PolicyFactory {
+  if (name === 'oracle') {
+    throw new SwitchyardError('CONFIG_INVALID', 'policies: "oracle" was renamed "cache-greedy": it herds onto warm pods and is no upper bound; the report\'s unlimited-cache and capacity-aware bounds are the references');
+  }
   if (!(BUILTIN_POLICIES as readonly string[]).includes(name)) {
     throw new SwitchyardError('CONFIG_INVALID', `policies: unknown policy "${name}" (built-ins: ${BUILTIN_POLICIES.join(', ')}, or a config file path)`);
   }
@@ -171,13 +174,13 @@ export function builtinPolicy(name: string): PolicyFactory {
         return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' }, opts));
       case 'precise':
         return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig(preciseConfig(ctx.modelName), opts));
-      case 'oracle':
+      case 'cache-greedy':
         return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({
           ...opts,
           profiles: [{
             scorers: [
               // Cache first; load only among equal caches. The load scorers read the same scraped
-              // metrics as the real policies: with live load the oracle would place cold prefixes
+              // metrics as the real policies: with live load it would place cold prefixes
               // differently, which reshuffles LRU evictions (a cliff: a pod just over its working
               // set loses every reuse) and moves the hit rate by ±1 point for reasons that have
               // nothing to do with knowing the caches.

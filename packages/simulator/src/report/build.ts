@@ -1,5 +1,10 @@
+import type { WorkloadBounds } from '../bounds/bounds.js';
+import { boundRates, measuredSummary, type MeasuredInput } from './measured.js';
+import { explainTies } from './notes.js';
+import { seedInterval } from './seeds.js';
 import { cdfPoints, downsample, jainIndex, percentiles } from './stats.js';
-import type { ComparisonReport, Percentiles, PolicyRun, PolicySummary, RequestRecord, TenantSummary } from './types.js';
+import type { ComparisonReport, Percentiles, PolicyRun, PolicySummary, RequestRecord, SeedSummary, TenantSummary } from './types.js';
+import { measuredWindow } from './window.js';
 
 /**
  * Input of {@link buildReport}.
@@ -16,6 +21,16 @@ export interface ReportInput {
   readonly seed: number;
   /** One run per policy, in order. */
   readonly runs: readonly PolicyRun[];
+  /** The offered items in workload order (default: the first run's records, in order). */
+  readonly items?: readonly { readonly id: string; readonly arrivalMs: number; readonly promptLength: number }[];
+  /** Sound references per item (see `computeBounds`); ratios to them are reported when given. */
+  readonly bounds?: WorkloadBounds;
+  /** TTFT SLO for goodput, ms (default 2000). */
+  readonly sloTtftMs?: number;
+  /** Fractions of the arrival span excluded as warm-up and drain (default 0.1 each). */
+  readonly window?: { readonly warmup?: number; readonly drain?: number };
+  /** Runs of further seeds (same policies, same order) for the confidence intervals. */
+  readonly moreSeeds?: readonly { readonly seed: number; readonly runs: readonly PolicyRun[] }[];
 }
 
 /** Rounds to 3 decimals so reports are compact and stable. */
@@ -59,7 +74,7 @@ function loadSeries(run: PolicyRun): Record<string, [number, number][]> {
   return out;
 }
 
-function summarize(run: PolicyRun, oracleHitRate: number | undefined): PolicySummary {
+function summarize(run: PolicyRun, m: MeasuredInput): PolicySummary {
   const ok = run.records.filter((r) => r.status === 'ok');
   const ttft = ok.flatMap((r) => (r.firstTokenMs === undefined ? [] : [r.firstTokenMs - r.arrivalMs]));
   const e2e = ok.map((r) => r.finishMs - r.arrivalMs);
@@ -84,7 +99,7 @@ function summarize(run: PolicyRun, oracleHitRate: number | undefined): PolicySum
     requestsPerSec: r3(ok.length / seconds),
     outputTokensPerSec: r3(ok.reduce((a, r) => a + r.outputTokens, 0) / seconds),
     prefixHitRate: r3(hitRate),
-    hitRateVsOracle: oracleHitRate === undefined || oracleHitRate === 0 ? undefined : r3(hitRate / oracleHitRate),
+    measured: measuredSummary(run.records, m),
     preemptions: run.engine.preemptions,
     tenants,
     jain: r3(jainIndex(tenants.map((t) => t.normalizedThroughput))),
@@ -96,21 +111,63 @@ function summarize(run: PolicyRun, oracleHitRate: number | undefined): PolicySum
   };
 }
 
+function seedSummaries(perSeed: readonly (readonly PolicySummary[])[]): SeedSummary[] {
+  const first = perSeed[0] ?? [];
+  return first.map((p, k) => {
+    const of = (f: (s: PolicySummary) => number): ReturnType<typeof seedInterval> =>
+      seedInterval(perSeed.flatMap((ps) => (ps[k] === undefined ? [] : [f(ps[k])])));
+    const failed = (s: PolicySummary): number => s.measured.requests - s.measured.outcomes.ok;
+    return {
+      policy: p.policy,
+      hitRate: of((s) => s.measured.hitRate),
+      ttftP50: of((s) => s.measured.ttft.p50),
+      ttftP90: of((s) => s.measured.ttft.p90),
+      goodputPerSec: of((s) => s.measured.goodput.perSec),
+      failed: of(failed),
+    };
+  });
+}
+
 /**
- * Summarizes per-policy runs into a comparison: TTFT/E2E/queue percentiles and CDFs, throughput,
- * engine-measured prefix hit rate and its ratio to the oracle run (policy `oracle`), per-tenant
- * shares with Jain's index, and per-endpoint load over time. Pure and deterministic: the same runs
+ * Summarizes per-policy runs into a comparison. Every policy is judged on the same offered
+ * requests of the measured window (warm-up and drain excluded): outcomes by failure class, hit
+ * rate over offered prompt tokens and its ratio to the unlimited-cache and capacity-aware bounds,
+ * TTFT percentiles with failures as +∞ and per request over its lower bound, goodput at the TTFT
+ * SLO, and per-endpoint imbalance; plus, over all completed requests, TTFT/E2E/queue percentiles
+ * and CDFs, throughput, per-tenant shares with Jain's index and per-endpoint load over time.
+ * Further seeds give means with 95% confidence intervals. Pure and deterministic: the same runs
  * give the same JSON (wall-clock times are left out).
  * @public
  */
 export function buildReport(input: ReportInput): ComparisonReport {
-  const oracle = input.runs.find((r) => r.policy === 'oracle');
-  const oracleHit = oracle === undefined || oracle.engine.prefixQueries === 0 ? undefined : oracle.engine.prefixHits / oracle.engine.prefixQueries;
+  const items = input.items ?? (input.runs[0]?.records ?? []).map((r) => ({ id: r.id, arrivalMs: r.arrivalMs, promptLength: r.promptTokens }));
+  const win = measuredWindow(items.map((it) => it.arrivalMs), input.window?.warmup, input.window?.drain);
+  const sloTtftMs = input.sloTtftMs ?? 2000;
+  const promptTokens = items.map((it) => it.promptLength);
+  const m: MeasuredInput = {
+    indexOf: new Map(items.map((it, i) => [it.id, i])),
+    items: win.items,
+    windowMs: Math.max(1, win.toMs - win.fromMs),
+    sloTtftMs,
+    bounds: input.bounds,
+    promptTokens,
+  };
+  const policies = input.runs.map((run) => summarize(run, m));
+  const b = input.bounds;
+  const rates = b === undefined ? undefined : boundRates(b, win.items, promptTokens);
+  const lower = b === undefined ? undefined : roundP(percentiles(win.items.map((i) => b.ttftLowerMs[i] ?? 0)));
+  const perSeed = [policies, ...(input.moreSeeds ?? []).map((s) => s.runs.map((run) => summarize(run, m)))];
+  const gateways = input.fleet.gateways ?? 1;
   return {
-    title: input.title ?? `Switchyard simulator: ${input.workload.name} on ${input.fleet.pods} × ${input.fleet.profile}`,
+    title: input.title ?? `Switchyard simulator: ${input.workload.name} on ${input.fleet.pods} × ${input.fleet.profile}${gateways > 1 ? `, ${gateways} gateway replicas` : ''}`,
     workload: input.workload,
     fleet: input.fleet,
     seed: input.seed,
-    policies: input.runs.map((run) => summarize(run, oracleHit)),
+    window: { fromMs: r3(win.fromMs), toMs: r3(win.toMs), requests: win.items.length },
+    sloTtftMs,
+    bounds: rates === undefined || b === undefined || lower === undefined ? undefined : { unlimitedHitRate: r3(rates.unlimited), capacityHitRate: r3(rates.capacity), capacityBlocks: b.capacityBlocks, ttftLower: lower },
+    policies,
+    acrossSeeds: { seeds: [input.seed, ...(input.moreSeeds ?? []).map((s) => s.seed)], policies: seedSummaries(perSeed) },
+    notes: explainTies(policies, gateways),
   };
 }

@@ -1,3 +1,4 @@
+import { boundsSection, measuredTable, seedsTable } from './html-bounds.js';
 import { barChart, esc, lineChart, PALETTE } from './svg.js';
 import type { ComparisonReport, PolicySummary } from './types.js';
 
@@ -6,10 +7,10 @@ const pct = (v: number | undefined): string => (v === undefined ? '–' : `${(v 
 const color = (i: number): string => PALETTE[i % PALETTE.length] ?? '#333';
 
 function summaryTable(ps: readonly PolicySummary[]): string {
-  const head = ['policy', 'done / sent', 'TTFT p50', 'TTFT p90', 'TTFT p99', 'E2E p50', 'E2E p90', 'E2E p99', 'queue p50', 'queue p90', 'req/s', 'out tok/s', 'prefix hit', 'vs oracle', 'preempt', 'Jain'];
+  const head = ['policy', 'done / sent', 'TTFT p50', 'TTFT p90', 'TTFT p99', 'E2E p50', 'E2E p90', 'E2E p99', 'queue p50', 'queue p90', 'req/s', 'out tok/s', 'engine prefix hit', 'preempt', 'Jain'];
   const rows = ps.map((p) => [
     `<b>${esc(p.policy)}</b>`, `${p.completed} / ${p.requests}`, ms(p.ttft.p50), ms(p.ttft.p90), ms(p.ttft.p99), ms(p.e2e.p50), ms(p.e2e.p90), ms(p.e2e.p99),
-    ms(p.queue.p50), ms(p.queue.p90), p.requestsPerSec.toFixed(2), p.outputTokensPerSec.toFixed(0), pct(p.prefixHitRate), pct(p.hitRateVsOracle), String(p.preemptions), p.jain.toFixed(3),
+    ms(p.queue.p50), ms(p.queue.p90), p.requestsPerSec.toFixed(2), p.outputTokensPerSec.toFixed(0), pct(p.prefixHitRate), String(p.preemptions), p.jain.toFixed(3),
   ]);
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
@@ -50,14 +51,21 @@ export function renderReportHtml(report: ComparisonReport): string {
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#1b1f24;max-width:1200px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
 table{border-collapse:collapse;font-size:12.5px;margin:8px 0}th,td{border:1px solid #d0d7de;padding:4px 7px;text-align:right}th{background:#f6f8fa}td:first-child,th:first-child{text-align:left}
-.grid-2{display:flex;flex-wrap:wrap;gap:12px}.muted{color:#57606a}
+.grid-2{display:flex;flex-wrap:wrap;gap:12px}.muted{color:#57606a}.note{background:#fff8c5;border:1px solid #d4a72c;padding:6px 10px}
 svg{background:#fff;border:1px solid #eaeef2;margin:4px}svg text{font-size:11px;fill:#1b1f24}svg .t{font-size:13px;font-weight:600}svg .ax{stroke:#57606a}svg .grid{stroke:#eaeef2}
 </style></head><body>
 <h1>${esc(report.title)}</h1>
-<p class="muted">Workload <b>${esc(w.name)}</b>: ${esc(w.description)} (${w.requests} requests). Fleet: ${report.fleet.pods} × ${esc(report.fleet.profile)}, metrics scraped every ${report.fleet.scrapeIntervalMs} ms, KV events delayed ${report.fleet.kvEventDelayMs} ms. Seed ${report.seed}.</p>
-<h2>Summary</h2>
+<p class="muted">Workload <b>${esc(w.name)}</b>: ${esc(w.description)} (${w.requests} requests). Fleet: ${report.fleet.pods} × ${esc(report.fleet.profile)}, ${report.fleet.gateways ?? 1} gateway replica(s), metrics scraped every ${report.fleet.scrapeIntervalMs} ms (staggered, jittered), KV events delayed ${report.fleet.kvEventDelayMs} ms (median). Seed ${report.seed}.</p>
+<h2>Bounds: what no policy can beat</h2>
+${boundsSection(report)}
+<h2>Like-for-like results</h2>
+<p class="muted">${report.window.requests} offered requests arriving in [${(report.window.fromMs / 1000).toFixed(1)} s, ${(report.window.toMs / 1000).toFixed(1)} s) (warm-up and drain excluded), the same for every policy. Failures count by reason and as infinite TTFT; goodput = TTFT within ${report.sloTtftMs} ms. Hit rate = prompt tokens served from cache / offered prompt tokens; ratios divide it by the bounds above.</p>
+${measuredTable(ps)}
+${report.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('\n')}
+${seedsTable(report)}
+<h2>All completed requests</h2>
 ${summaryTable(ps)}
-<p class="muted">Prefix hit = the engines' own <code>prefix_cache_hits / prefix_cache_queries</code> (tokens); "vs oracle" divides it by the oracle policy's. Queue = arrival to dispatch (admission + scheduling). Jain = fairness of tenants' served/demanded ratios.</p>
+<p class="muted">Over completed requests of the whole run (warm-up and drain included). Engine prefix hit = the engines' own <code>prefix_cache_hits / prefix_cache_queries</code> (tokens, re-queries after preemption included). Queue = arrival to dispatch (admission + scheduling). Jain = fairness of tenants' served/demanded ratios.</p>
 <div class="grid-2">
 ${bars('TTFT p90', (p) => p.ttft.p90, (p) => ms(p.ttft.p90))}
 ${bars('Prefix-cache hit rate (engine-measured)', (p) => p.prefixHitRate, (p) => pct(p.prefixHitRate))}

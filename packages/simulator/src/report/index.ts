@@ -1,6 +1,10 @@
-export type { RequestRecord, LoadSample, PolicyRun, Percentiles, TenantSummary, PolicySummary, ComparisonReport } from './types.js';
+export type { RequestRecord, LoadSample, PolicyRun, Percentiles, TenantSummary, PolicySummary, ComparisonReport, BoundsSummary, MeasuredSummary, SeedSummary } from './types.js';
 export { percentiles, cdfPoints, jainIndex, downsample } from './stats.js';
 export { buildReport } from './build.js';
 export type { ReportInput } from './build.js';
 export { renderReportHtml } from './html.js';
 export { writeReport } from './write.js';
+export { countOutcomes, failureClass, ttftOrInfinity, type FailureClass, type OutcomeCounts } from './outcomes.js';
+export { seedInterval, type SeedInterval } from './seeds.js';
+export { measuredWindow, type MeasuredWindow } from './window.js';
+export { measuredSummary, type MeasuredInput } from './measured.js';

@@ -1,3 +1,6 @@
+import type { OutcomeCounts } from './outcomes.js';
+import type { SeedInterval } from './seeds.js';
+
 /**
  * What happened to one request in a simulated run. Times are ms from the start of the run.
  * @public
@@ -9,6 +12,8 @@ export interface RequestRecord {
   readonly tenant: string;
   /** Priority. */
   readonly priority: number;
+  /** Gateway replica that routed it (0 with one gateway; undefined in live runs). */
+  readonly gateway?: number | undefined;
   /** Endpoint that served it (undefined when rejected before dispatch). */
   readonly endpoint: string | undefined;
   /** Arrival at the gateway. */
@@ -134,8 +139,8 @@ export interface PolicySummary {
   readonly outputTokensPerSec: number;
   /** Engine-measured prefix-cache hit rate (hits / queries, in tokens). */
   readonly prefixHitRate: number;
-  /** `prefixHitRate` divided by the oracle's (undefined without an oracle run). */
-  readonly hitRateVsOracle: number | undefined;
+  /** Like-for-like results over the measured window (the same offered requests for every policy). */
+  readonly measured: MeasuredSummary;
   /** Preemptions across the fleet. */
   readonly preemptions: number;
   /** Per-tenant results. */
@@ -163,10 +168,79 @@ export interface ComparisonReport {
   readonly title: string;
   /** Workload name, description and parameters. */
   readonly workload: { readonly name: string; readonly description: string; readonly params: Readonly<Record<string, unknown>>; readonly requests: number };
-  /** Fleet shape. */
-  readonly fleet: { readonly pods: number; readonly profile: string; readonly scrapeIntervalMs: number; readonly kvEventDelayMs: number };
-  /** Seed. */
+  /** Fleet shape (`gateways` replicas route; 1 when absent). */
+  readonly fleet: { readonly pods: number; readonly profile: string; readonly scrapeIntervalMs: number; readonly kvEventDelayMs: number; readonly gateways?: number };
+  /** Seed (of the first run when several seeds ran). */
   readonly seed: number;
-  /** One entry per policy, in run order. */
+  /** The measured window: arrivals judged, warm-up and drain excluded. */
+  readonly window: { readonly fromMs: number; readonly toMs: number; readonly requests: number };
+  /** TTFT SLO of the goodput figures, ms. */
+  readonly sloTtftMs: number;
+  /** The sound references over the measured window (absent when not computed). */
+  readonly bounds: BoundsSummary | undefined;
+  /** One entry per policy, in run order (the first seed). */
   readonly policies: readonly PolicySummary[];
+  /** Means and 95% confidence intervals over every seed run (one seed gives zero-width intervals). */
+  readonly acrossSeeds: { readonly seeds: readonly number[]; readonly policies: readonly SeedSummary[] };
+  /** Things a reader must know to read the figures (e.g. why two policies tie). */
+  readonly notes: readonly string[];
+}
+
+/**
+ * The sound references of a workload over the measured window (docs/simulator.md, "Sound references").
+ * @public
+ */
+export interface BoundsSummary {
+  /** Unlimited-cache hit bound: reusable prompt tokens / prompt tokens. */
+  readonly unlimitedHitRate: number;
+  /** Capacity-aware (Belady, fleet KV size) hit bound. */
+  readonly capacityHitRate: number;
+  /** KV blocks the capacity-aware bound assumed. */
+  readonly capacityBlocks: number;
+  /** Distribution of the per-request TTFT lower bound, ms. */
+  readonly ttftLower: Percentiles;
+}
+
+/**
+ * Like-for-like results of one policy over the measured window.
+ * @public
+ */
+export interface MeasuredSummary {
+  /** Requests offered in the window. */
+  readonly requests: number;
+  /** How each ended. */
+  readonly outcomes: OutcomeCounts;
+  /** Prompt tokens served from cache / prompt tokens offered (failed requests reuse nothing). */
+  readonly hitRate: number;
+  /** `hitRate` / unlimited-cache bound. */
+  readonly hitVsUnlimited: number | undefined;
+  /** `hitRate` / capacity-aware bound. */
+  readonly hitVsCapacity: number | undefined;
+  /** TTFT over every offered request, failures as +∞ (written as null in JSON). */
+  readonly ttft: Percentiles;
+  /** Per-request TTFT divided by its lower bound (failures +∞): p50 and p90. */
+  readonly ttftOverBound: { readonly p50: number; readonly p90: number } | undefined;
+  /** Requests with TTFT within the SLO: count, fraction of offered, and per second of window. */
+  readonly goodput: { readonly requests: number; readonly fraction: number; readonly perSec: number };
+  /** Requests per endpoint: max / mean and coefficient of variation (0 = perfectly even). */
+  readonly imbalance: { readonly maxOverMean: number; readonly cv: number };
+}
+
+/**
+ * One policy's key figures over seeds.
+ * @public
+ */
+export interface SeedSummary {
+  /** Policy name. */
+  readonly policy: string;
+  /** Measured hit rate. */
+  readonly hitRate: SeedInterval;
+  /** TTFT p50 with failures as +∞. */
+  readonly ttftP50: SeedInterval;
+  /** TTFT p90 with failures as +∞. */
+  readonly ttftP90: SeedInterval;
+  /** Goodput at the SLO, requests/s. */
+  readonly goodputPerSec: SeedInterval;
+  /** Failed requests in the window. */
+  readonly failed: SeedInterval;
 }

@@ -1,6 +1,7 @@
 import { createRng, mix32 } from '../util/prng.js';
-import { clamp, poissonArrivals } from './arrivals.js';
-import { prefixParts } from './prompt.js';
+import type { Rng } from '../util/prng.js';
+import { burstyArrivals, clamp } from './arrivals.js';
+import { generatedLength, prefixParts, promptLengthOf } from './prompt.js';
 import type { PromptPart, Workload, WorkloadItem } from './types.js';
 
 /**
@@ -20,6 +21,12 @@ export interface AgenticOptions {
   readonly resetProbability?: number;
   /** Upper bound on a prompt, in tokens before scaling (default 900 000). */
   readonly maxInputTokens?: number;
+  /** Probability that a main-agent turn fans out to sub-agents (default 0.1). */
+  readonly fanOutProbability?: number;
+  /** Median sub-agents of a fan-out (default 7; the published p90 is 51). */
+  readonly medianSubAgents?: number;
+  /** Coefficient of variation of session inter-arrival times (default 3; 1 = Poisson). */
+  readonly arrivalCv?: number;
   /** Seed (default 1). */
   readonly seed?: number;
 }
@@ -36,7 +43,16 @@ const SHAPE = {
   gapMs: { median: 2000, sigma: 1.94 },
   /** Turns per session: p90/p50 ≈ 3.3 → σ = 0.93. */
   turnsSigma: 0.93,
+  /** Sub-agents per fan-out: p50 7, p90 51 → σ = 1.55. */
+  subAgentsSigma: 1.55,
+  /** The system prompt and tool definitions every session and sub-agent starts with. */
+  systemTokens: 20_000,
+  /** A sub-agent's own task and context before its first answer. */
+  subAgentTask: { median: 8000, sigma: 0.8 },
 };
+
+/** `max_tokens` the agent sends; answers stop well before it. */
+const MAX_TOKENS = 32_000;
 
 /**
  * Agentic coding sessions shaped like the published study of Claude Code traces: each session
@@ -55,18 +71,25 @@ export function agenticWorkload(options: AgenticOptions = {}): Workload {
     medianTurns: options.medianTurns ?? 60,
     resetProbability: options.resetProbability ?? 0.02,
     maxInputTokens: options.maxInputTokens ?? 900_000,
+    fanOutProbability: options.fanOutProbability ?? 0.1,
+    medianSubAgents: options.medianSubAgents ?? 7,
+    arrivalCv: options.arrivalCv ?? 3,
     seed: options.seed ?? 1,
   };
   const rng = createRng(p.seed);
-  const starts = poissonArrivals(rng.fork('sessions'), p.sessionRate, p.durationMs);
+  const starts = burstyArrivals(rng.fork('sessions'), p.sessionRate, p.durationMs, p.arrivalCv);
+  // Output lengths are not scaled: `scale` shrinks contexts for quick runs, answers stay realistic.
+  const answerLength = (r: Rng): number => Math.round(clamp(r.lognormal(SHAPE.output.median, SHAPE.output.sigma), 1, 8000));
+
   const tok = (n: number): number => Math.max(1, Math.round(n * p.scale));
   const maxInput = tok(p.maxInputTokens);
+  const system: PromptPart = { seed: mix32(p.seed * 3 + 0x5157), length: tok(SHAPE.systemTokens) };
   const items: WorkloadItem[] = [];
   starts.forEach((start, s) => {
     const r = rng.fork(`session-${s}`);
     const turns = Math.round(clamp(r.lognormal(p.medianTurns, SHAPE.turnsSigma), 2, 1000));
-    let prompt: PromptPart[] = [{ seed: mix32(p.seed * 65_537 + s), length: Math.min(maxInput, tok(r.lognormal(SHAPE.initial.median, SHAPE.initial.sigma))) }];
-    let length = prompt[0]?.length ?? 0;
+    let prompt: PromptPart[] = [system, { seed: mix32(p.seed * 65_537 + s), length: Math.min(maxInput, tok(r.lognormal(SHAPE.initial.median, SHAPE.initial.sigma))) }];
+    let length = promptLengthOf(prompt);
     let t = start;
     let prev: WorkloadItem | undefined;
     for (let k = 0; k < turns; k++) {
@@ -74,8 +97,11 @@ export function agenticWorkload(options: AgenticOptions = {}): Workload {
       if (prev !== undefined) {
         gap = clamp(r.lognormal(SHAPE.gapMs.median, SHAPE.gapMs.sigma), 100, 11.4 * 60_000);
         // The previous answer, then new input (tool output, user text).
-        prompt = [...prompt, { seed: prev.outputSeed, length: prev.maxOutputTokens }];
-        length += prev.maxOutputTokens;
+        // The previous answer as the engine generated it, cut to `scale` of its length so scaled
+        // runs keep the published context shape (the cut part is still a cached prefix).
+        const answer = Math.min(generatedLength(prev), tok(generatedLength(prev)));
+        prompt = [...prompt, { seed: prev.outputSeed, length: answer }];
+        length += answer;
         if (r.next() < p.resetProbability) {
           // Reset or compaction: keep a part of the context, replace the rest with a summary.
           const keep = Math.floor(r.uniform(0, 0.85) * length);
@@ -93,14 +119,15 @@ export function agenticWorkload(options: AgenticOptions = {}): Workload {
           prompt = [...prefixParts(prompt, keep), { seed: mix32(p.seed * 17 + s * 31 + k), length: tok(2000) }];
           length = keep + tok(2000);
         }
-        t += gap + 2000 + prev.maxOutputTokens * 10; // open-loop estimate: think time + serving time
+        t += gap + 2000 + generatedLength(prev) * 10; // open-loop estimate: think time + serving time
       }
       const item: WorkloadItem = {
         id: `ag-${s}-${k}`,
         arrivalMs: t,
         prompt,
         promptLength: length,
-        maxOutputTokens: tok(clamp(r.lognormal(SHAPE.output.median, SHAPE.output.sigma), 1, 32_000)),
+        maxOutputTokens: MAX_TOKENS,
+        outputLength: answerLength(r),
         outputSeed: mix32(p.seed * 101 + s * 65_599 + k),
         tenant: 'default',
         priority: 0,
@@ -111,12 +138,34 @@ export function agenticWorkload(options: AgenticOptions = {}): Workload {
       };
       items.push(item);
       prev = item;
+      if (k > 0 && r.next() < p.fanOutProbability) {
+        // Sub-agents start together once this turn's answer is in: the system prompt, then each its own task.
+        const n = Math.round(clamp(r.lognormal(p.medianSubAgents, SHAPE.subAgentsSigma), 1, 200));
+        for (let j = 0; j < n; j++) {
+          const task = tok(clamp(r.lognormal(SHAPE.subAgentTask.median, SHAPE.subAgentTask.sigma), 200, 100_000));
+          items.push({
+            id: `ag-${s}-${k}-sub-${j}`,
+            arrivalMs: t + 2000,
+            prompt: [system, { seed: mix32(p.seed * 19 + s * 7127 + k * 131 + j), length: task }],
+            promptLength: (system as { length: number }).length + task,
+            maxOutputTokens: MAX_TOKENS,
+            outputLength: answerLength(r),
+            outputSeed: mix32(p.seed * 23 + s * 7127 + k * 131 + j),
+            tenant: 'default',
+            priority: 0,
+            adapter: undefined,
+            session: `session-${s}-sub-${k}-${j}`,
+            after: item.id,
+            delayMs: 50 * j,
+          });
+        }
+      }
     }
   });
   items.sort((a, b) => a.arrivalMs - b.arrivalMs);
   return {
     name: 'agentic',
-    description: `${starts.length} agentic sessions (median ${p.medianTurns} turns, input median ≈${Math.round(195 * p.scale)}K tokens, scale ${p.scale})`,
+    description: `${starts.length} agentic sessions (median ${p.medianTurns} turns, input median ≈${Math.round(195 * p.scale)}K tokens, scale ${p.scale}, output median ≈317 tokens, sub-agent fan-out p=${p.fanOutProbability} median ${p.medianSubAgents}, arrival CV ${p.arrivalCv})`,
     params: p,
     items,
   };

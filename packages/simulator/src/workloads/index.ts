@@ -1,6 +1,6 @@
 export type { SyntheticSpan, PromptPart, WorkloadItem, Workload } from './types.js';
-export { materializePrompt, promptLengthOf, prefixParts, commonPrefixLength } from './prompt.js';
-export { poissonArrivals, thinnedArrivals } from './arrivals.js';
+export { materializePrompt, promptLengthOf, prefixParts, commonPrefixLength, generatedLength } from './prompt.js';
+export { poissonArrivals, thinnedArrivals, burstyArrivals } from './arrivals.js';
 export { sharedPrefixWorkload } from './shared-prefix.js';
 export type { SharedPrefixOptions } from './shared-prefix.js';
 export { agenticWorkload } from './agentic.js';
@@ -17,3 +17,9 @@ export { estimateCapacity } from './capacity.js';
 export type { CapacityShape } from './capacity.js';
 export { createWorkloadPreset, WORKLOAD_PRESETS } from './presets.js';
 export type { PresetOptions, WorkloadPreset } from './presets.js';
+export { azureTraceWorkload } from './azure.js';
+export type { AzureTraceOptions } from './azure.js';
+export { detectTickMs } from './mooncake.js';
+export { traceWorkload } from './trace.js';
+export type { TraceOptions } from './trace.js';
+export { scaleArrivals } from './scale.js';

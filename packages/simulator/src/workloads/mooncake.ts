@@ -1,5 +1,5 @@
 import { SwitchyardError } from '@switchyard/core';
-import { mix32 } from '../util/prng.js';
+import { createRng, mix32 } from '../util/prng.js';
 import type { PromptPart, Workload, WorkloadItem } from './types.js';
 
 /**
@@ -17,6 +17,31 @@ export interface MooncakeOptions {
   readonly durationMs?: number;
   /** Name shown in reports (default `trace`). */
   readonly name?: string;
+  /**
+   * Spread requests that share a quantised timestamp over their tick (default `true`: on when
+   * the trace looks quantised, see {@link detectTickMs}); a number forces that tick in ms;
+   * `false` replays timestamps literally.
+   */
+  readonly dequantize?: boolean | number;
+  /** Seed of the de-quantisation spread (default 1). */
+  readonly seed?: number;
+}
+
+/**
+ * The tick a trace's timestamps are quantised to, ms, or undefined when they are not: at least
+ * half of the requests share their timestamp with another and every distinct timestamp is a
+ * multiple of the smallest gap between them (Mooncake's conversation traces use 3 s ticks, so a
+ * literal replay sends ~10 requests at once every tick).
+ * @public
+ */
+export function detectTickMs(timestamps: readonly number[]): number | undefined {
+  const distinct = [...new Set(timestamps)].sort((a, b) => a - b);
+  if (distinct.length < 2 || distinct.length > timestamps.length / 2) return undefined;
+  let tick = Infinity;
+  for (let i = 1; i < distinct.length; i++) tick = Math.min(tick, (distinct[i] ?? 0) - (distinct[i - 1] ?? 0));
+  if (!(tick >= 1)) return undefined;
+  const base = distinct[0] ?? 0;
+  return distinct.every((t) => Math.abs(((t - base) / tick) - Math.round((t - base) / tick)) < 1e-6) ? tick : undefined;
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -79,11 +104,28 @@ export function mooncakeTraceWorkload(jsonl: string, options: MooncakeOptions = 
       delayMs: 0,
     });
   }
-  items.sort((a, b) => a.arrivalMs - b.arrivalMs);
+  const tick = options.dequantize === false ? undefined : typeof options.dequantize === 'number' ? options.dequantize : detectTickMs(items.map((it) => it.arrivalMs));
+  const spread = tick === undefined ? items : dequantize(items, tick / speedup, options.seed ?? 1);
+  spread.sort((a, b) => a.arrivalMs - b.arrivalMs);
   return {
     name: options.name ?? 'trace',
-    description: `Mooncake trace replay: ${items.length} requests, ${blockTokens}-token blocks, speedup ${speedup}×`,
-    params: { blockTokens, speedup, maxRequests: options.maxRequests, durationMs: options.durationMs },
-    items,
+    description: `Mooncake trace replay: ${spread.length} requests, ${blockTokens}-token blocks, speedup ${speedup}×${tick === undefined ? '' : `, ${tick} ms ticks spread`}`,
+    params: { format: 'mooncake-jsonl', blockTokens, speedup, maxRequests: options.maxRequests, durationMs: options.durationMs, dequantizeTickMs: tick },
+    items: spread,
   };
+}
+
+/**
+ * Spreads the requests of each tick evenly over it, in trace order, each with a random offset
+ * within its slot: requests logged in the same tick arrived somewhere within it, not together.
+ */
+function dequantize(items: readonly WorkloadItem[], tickMs: number, seed: number): WorkloadItem[] {
+  const rng = createRng(seed).fork('dequantize');
+  const groups = new Map<number, WorkloadItem[]>();
+  for (const it of items) groups.set(it.arrivalMs, [...(groups.get(it.arrivalMs) ?? []), it]);
+  const out: WorkloadItem[] = [];
+  for (const [t, group] of groups) {
+    group.forEach((it, k) => out.push({ ...it, arrivalMs: t + (tickMs * (k + rng.next())) / group.length }));
+  }
+  return out;
 }

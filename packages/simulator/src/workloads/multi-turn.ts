@@ -1,5 +1,6 @@
 import { createRng, mix32 } from '../util/prng.js';
 import { clamp } from './arrivals.js';
+import { generatedLength } from './prompt.js';
 import type { PromptPart, Workload, WorkloadItem } from './types.js';
 
 /**
@@ -72,8 +73,8 @@ export function multiTurnWorkload(options: MultiTurnOptions = {}): Workload {
     for (let k = 0; k < turns; k++) {
       const think = prev === undefined ? 0 : r.exponential(p.thinkMs);
       if (prev !== undefined) {
-        prompt = [...prompt, { seed: prev.outputSeed, length: prev.maxOutputTokens }];
-        length += prev.maxOutputTokens;
+        prompt = [...prompt, { seed: prev.outputSeed, length: generatedLength(prev) }];
+        length += generatedLength(prev);
         t += think + 1500;
       }
       const user = between(r, p.userTokens);
@@ -84,7 +85,9 @@ export function multiTurnWorkload(options: MultiTurnOptions = {}): Workload {
         arrivalMs: t,
         prompt,
         promptLength: length,
-        maxOutputTokens: between(r, p.outputTokens),
+        // The answer stops before max_tokens (the range's top), as real chat answers do.
+        maxOutputTokens: p.outputTokens[1],
+        outputLength: between(r, p.outputTokens),
         outputSeed: mix32(p.seed * 11 + c * 7919 + k),
         tenant: 'default',
         priority: 0,

@@ -4,7 +4,7 @@ import { getProfile } from '../engine/profiles.js';
 import { agenticWorkload } from './agentic.js';
 import { estimateCapacity } from './capacity.js';
 import { loraMixWorkload } from './lora-mix.js';
-import { mooncakeTraceWorkload } from './mooncake.js';
+import { traceWorkload } from './trace.js';
 import { DEFAULT_TENANTS, multiTenantWorkload } from './multi-tenant.js';
 import { multiTurnWorkload } from './multi-turn.js';
 import { sharedPrefixWorkload } from './shared-prefix.js';
@@ -30,7 +30,7 @@ export interface PresetOptions {
   readonly scale?: number;
   /** Engine profile (preset default otherwise). */
   readonly profile?: string;
-  /** JSONL text of a `trace:FILE` workload. */
+  /** Text of a `trace:FILE` workload (Mooncake JSONL or Azure CSV). */
   readonly traceText?: string;
   /** Trace replay speed-up (default 1). */
   readonly speedup?: number;
@@ -67,7 +67,7 @@ export function createWorkloadPreset(name: string, options: PresetOptions = {}):
   const dur = (ms: number): number => options.durationMs ?? ms;
   if (name.startsWith('trace:')) {
     if (options.traceText === undefined) throw new SwitchyardError('CONFIG_INVALID', `workload ${name}: trace text not provided`);
-    const workload = mooncakeTraceWorkload(options.traceText, { speedup: options.speedup ?? 1, ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }), name });
+    const workload = traceWorkload(options.traceText, { speedup: options.speedup ?? 1, ...(options.durationMs === undefined ? {} : { durationMs: options.durationMs }), name, seed });
     return { workload, profile: options.profile ?? '8b-h100', overrides: {}, rate: 0, capacity: undefined };
   }
   switch (name) {

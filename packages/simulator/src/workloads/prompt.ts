@@ -91,3 +91,11 @@ export function commonPrefixLength(a: readonly PromptPart[], b: readonly PromptP
   while (i < n && ta[i] === tb[i]) i++;
   return i;
 }
+
+/**
+ * Output tokens an item really generates: `outputLength` when it stops early, else `maxOutputTokens`.
+ * @public
+ */
+export function generatedLength(item: WorkloadItem): number {
+  return item.outputLength ?? item.maxOutputTokens;
+}

@@ -32,11 +32,16 @@ export interface WorkloadItem {
   readonly prompt: readonly PromptPart[];
   /** Total prompt tokens (sum of part lengths). */
   readonly promptLength: number;
-  /** Output tokens the request generates (workloads behave like `ignore_eos`). */
+  /** `max_tokens` of the request (what the gateway sees). */
   readonly maxOutputTokens: number;
   /**
+   * Output tokens the request really generates before it stops (≤ `maxOutputTokens`; default
+   * `maxOutputTokens`, as with `ignore_eos`). Real traffic mostly stops early.
+   */
+  readonly outputLength?: number;
+  /**
    * Seed of the output token stream the engine generates, so the next turn of a conversation
-   * can contain this turn's answer as `{ seed: outputSeed, length: maxOutputTokens }`.
+   * can contain this turn's answer as `{ seed: outputSeed, length: outputLength ?? maxOutputTokens }`.
    */
   readonly outputSeed: number;
   /** Tenant / fairness id. */

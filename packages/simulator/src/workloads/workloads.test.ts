@@ -3,6 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   agenticWorkload,
   commonPrefixLength,
+  generatedLength,
+  azureTraceWorkload,
+  detectTickMs,
+  traceWorkload,
   loraMixWorkload,
   materializePrompt,
   mooncakeTraceWorkload,
@@ -73,22 +77,29 @@ describe('workload generators', () => {
     expect(fixed[2]).toEqual(fixed[0]);
   });
 
-  it('agentic: median input ≈195K·scale, output ≈317·scale, ≈96% of requests reuse ≥90% of the previous input', () => {
+  it('agentic: main-agent input ≈195K·scale, output ≈317 (stopping before max_tokens), ≈96% reuse ≥90% of the previous input, sub-agent fan-out', () => {
     const scale = 0.05;
     const w = agenticWorkload({ scale, sessionRate: 0.2, durationMs: 200_000, seed: 11 });
     consistent(w);
-    const inputs = w.items.map((x) => x.promptLength);
+    const main = w.items.filter((x) => !x.id.includes('-sub-'));
+    const subs = w.items.filter((x) => x.id.includes('-sub-'));
+    const inputs = main.map((x) => x.promptLength);
     expect(median(inputs)).toBeGreaterThan(195_000 * scale * 0.85);
     expect(median(inputs)).toBeLessThan(195_000 * scale * 1.15);
-    expect(median(w.items.map((x) => x.maxOutputTokens))).toBeGreaterThan(317 * scale * 0.8);
-    expect(median(w.items.map((x) => x.maxOutputTokens))).toBeLessThan(317 * scale * 1.25);
+    // Answers are not scaled with the context: median ≈317 tokens, below max_tokens.
+    expect(median(w.items.map(generatedLength))).toBeGreaterThan(317 * 0.8);
+    expect(median(w.items.map(generatedLength))).toBeLessThan(317 * 1.25);
+    for (const it of w.items) expect(generatedLength(it)).toBeLessThanOrEqual(it.maxOutputTokens);
+    // Sub-agents start from the sessions' shared system prompt once their parent turn is done.
+    expect(subs.length).toBeGreaterThan(main.length * 0.2);
+    for (const it of subs) expect(commonPrefixLength(it.prompt, main[0]!.prompt)).toBeGreaterThanOrEqual(Math.round(20_000 * scale));
     const byId = new Map(w.items.map((x) => [x.id, x]));
     let reusing = 0;
-    for (const it of w.items) {
+    for (const it of main) {
       const prev = it.after === undefined ? undefined : byId.get(it.after);
       if (prev !== undefined && commonPrefixLength(prev.prompt, it.prompt) >= 0.9 * it.promptLength) reusing++;
     }
-    const share = reusing / w.items.length;
+    const share = reusing / main.length;
     expect(share).toBeGreaterThan(0.94);
     expect(share).toBeLessThan(0.985);
   });
@@ -104,7 +115,7 @@ describe('workload generators', () => {
       if (it.after === undefined) continue;
       const prev = byId.get(it.after)!;
       const cur = materializePrompt(it);
-      const expectedPrefix = materializePrompt([...prev.prompt, { seed: prev.outputSeed, length: prev.maxOutputTokens }]);
+      const expectedPrefix = materializePrompt([...prev.prompt, { seed: prev.outputSeed, length: generatedLength(prev) }]);
       expect([...cur.subarray(0, expectedPrefix.length)]).toEqual([...expectedPrefix]);
       expect(it.delayMs).toBeGreaterThanOrEqual(0);
     }
@@ -173,5 +184,44 @@ describe('prompt parts (property)', () => {
         expect(commonPrefixLength(parts, prefixParts(parts, n))).toBe(Math.min(n, full.length));
       }),
     );
+  });
+});
+
+describe('trace replay', () => {
+  const quantised = (n: number): string =>
+    Array.from({ length: n }, (_, i) => JSON.stringify({ timestamp: Math.floor(i / 10) * 3000, input_length: 1024, output_length: 8, hash_ids: [i % 7, 100 + i] })).join('\n');
+
+  it('de-quantises Mooncake ticks by default: a tick\'s requests spread over it, in order', () => {
+    const w = mooncakeTraceWorkload(quantised(50));
+    expect(w.params.dequantizeTickMs).toBe(3000);
+    const arrivals = w.items.map((x) => x.arrivalMs);
+    expect(new Set(arrivals).size).toBe(50);
+    for (const [k, a] of arrivals.entries()) {
+      expect(a).toBeGreaterThanOrEqual(Math.floor(k / 10) * 3000);
+      expect(a).toBeLessThan(Math.floor(k / 10) * 3000 + 3000);
+    }
+    // Literal replay keeps the bursts.
+    expect(new Set(mooncakeTraceWorkload(quantised(50), { dequantize: false }).items.map((x) => x.arrivalMs)).size).toBe(5);
+    expect(detectTickMs([0, 40, 277, 471])).toBeUndefined();
+  });
+
+  it('parses the Azure CSV format and names the bad field', () => {
+    const csv = 'TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03.9799600,4808,10\n2023-11-16 18:17:04.0319600,3180,0\n';
+    const w = azureTraceWorkload(csv);
+    expect(w.items.map((x) => [Math.round(x.arrivalMs), x.promptLength, x.maxOutputTokens])).toEqual([[0, 4808, 10], [52, 3180, 1]]);
+    expect(traceWorkload(csv).items).toHaveLength(2);
+    expect(() => azureTraceWorkload('TIMESTAMP,ContextTokens,GeneratedTokens\nyesterday,1,1')).toThrow(/line 2\.TIMESTAMP/);
+    expect(() => azureTraceWorkload('TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:17:03,-4,1')).toThrow(/line 2\.ContextTokens/);
+    expect(() => azureTraceWorkload('a,b\n')).toThrow(/missing column TIMESTAMP/);
+  });
+
+  it('never crashes on arbitrary CSV rows: it parses them or names the line', () => {
+    fc.assert(fc.property(fc.array(fc.string(), { maxLength: 5 }), (rows) => {
+      try {
+        azureTraceWorkload(`TIMESTAMP,ContextTokens,GeneratedTokens\n${rows.join('\n')}`);
+      } catch (e) {
+        expect(String(e)).toMatch(/trace line \d+/);
+      }
+    }));
   });
 });
