@@ -1,19 +1,23 @@
-// Virtual-time fleet speed: 8 pods (8b-h100), 10 req/s, 8192-token prompts, 256 output tokens,
-// 120 s of arrivals. Prints virtual-time / CPU-time speed per policy (best of REPEAT runs, since the
-// build machine is shared) and each policy's CPU cost relative to round-robin in the same run.
-// Usage: npm run build -w @switchyard/simulator && REPEAT=3 node packages/simulator/bench/fleet-speed.mjs [policies...]
-import { builtinPolicy, runVirtualFleet, sharedPrefixWorkload } from '../dist/index.js';
+// Virtual-time fleet speed: 8 pods (8b-h100), 8192-token prompts (6144 shared + 2048), 256 output
+// tokens, 120 s of Poisson arrivals at 70% of the fleet's estimated capacity for that shape. Prints
+// virtual-time / CPU-time speed per policy (best of REPEAT runs, since the build machine is
+// shared) and each policy's CPU cost relative to round-robin in the same run.
+// Usage: npm run build && REPEAT=3 GATEWAYS=1 node packages/simulator/bench/fleet-speed.mjs [policies...]
+import { builtinPolicy, estimateCapacity, getProfile, runVirtualFleet, sharedPrefixWorkload } from '../dist/index.js';
 
-const policies = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['round-robin', 'default', 'precise', 'oracle'];
+const policies = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['round-robin', 'least-queue', 'default', 'precise'];
 const repeat = Number(process.env.REPEAT ?? 3);
-const workload = sharedPrefixWorkload({ numGroups: 32, numPromptsPerGroup: 8, systemPromptLen: 6144, questionLen: 2048, outputLen: 256, rate: 10, durationMs: 120_000, seed: 1 });
+const gateways = Number(process.env.GATEWAYS ?? 1);
+const capacity = estimateCapacity(getProfile('8b-h100'), 8, { promptTokens: 8192, outputTokens: 256, sharedTokens: 6144, sharedSetsPerPod: 4 });
+const rate = Math.round(capacity * 0.7 * 10) / 10;
+const workload = sharedPrefixWorkload({ numGroups: 32, numPromptsPerGroup: 8, systemPromptLen: 6144, questionLen: 2048, outputLen: 256, rate, durationMs: 120_000, seed: 1 });
 const rows = [];
 for (const name of policies) {
   let best;
   for (let k = 0; k < repeat; k++) {
     // CPU time (user + system) of this process is less sensitive to other load than wall time.
     const cpu0 = process.cpuUsage();
-    const run = await runVirtualFleet(workload, builtinPolicy(name), { pods: 8, profile: '8b-h100', seed: 1 });
+    const run = await runVirtualFleet(workload, builtinPolicy(name), { pods: 8, gateways, profile: '8b-h100', seed: 1 });
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     if (best === undefined || cpuMs < best.cpu) best = { name, cpu: cpuMs, wall: run.wallMs, virtual: run.durationMs, hit: run.engine.prefixHits / run.engine.prefixQueries, n: run.records.length };
@@ -21,7 +25,7 @@ for (const name of policies) {
   rows.push(best);
 }
 const base = rows.find((r) => r.name === 'round-robin') ?? rows[0];
-console.log(`requests ${rows[0].n}, prompt 8192 tokens, output 256, 10 req/s, 8 pods, best of ${repeat}, node ${process.version}`);
+console.log(`requests ${rows[0].n}, prompt 8192 tokens, output 256, ${rate} req/s (70% of the estimated ${capacity.toFixed(1)}), 8 pods, ${gateways} gateway(s), best of ${repeat}, node ${process.version}`);
 console.log('policy        virtual s    cpu s   wall s   virtual/cpu   virtual/wall   cpu vs round-robin   hit rate');
 for (const r of rows) {
   console.log(`${r.name.padEnd(12)} ${(r.virtual / 1000).toFixed(1).padStart(9)} ${(r.cpu / 1000).toFixed(2).padStart(8)} ${(r.wall / 1000).toFixed(2).padStart(8)} ${(r.virtual / r.cpu).toFixed(0).padStart(12)}x ${(r.virtual / r.wall).toFixed(0).padStart(13)}x ${(r.cpu / base.cpu).toFixed(2).padStart(19)}x ${(r.hit * 100).toFixed(1).padStart(9)}%`);
