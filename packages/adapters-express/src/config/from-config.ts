@@ -145,6 +145,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     trustClassificationHeaders: trustPredicate(section.trust),
     upstream: section.upstream,
     ...(section.maxBodyBytes === undefined ? {} : { maxBodyBytes: section.maxBodyBytes }),
+    ...(section.maxJsonDepth === undefined ? {} : { maxJsonDepth: section.maxJsonDepth }),
     ...(parsers === undefined ? {} : { parsers }),
     clock,
     ...options.handler,

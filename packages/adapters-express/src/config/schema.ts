@@ -49,6 +49,8 @@ export const gatewaySectionSchema = z
     listen: z.strictObject({ port: z.number().int().min(0).max(65535).default(8080), host: z.string().min(1).default('0.0.0.0') }).prefault({}),
     /** Largest request body, bytes. */
     maxBodyBytes: z.number().int().positive().optional(),
+    /** Deepest nesting of arrays/objects in a request body. */
+    maxJsonDepth: z.number().int().positive().optional(),
     /** Scheduler failure handling. */
     failureMode: z.enum(['FailClose', 'FailOpen']).default('FailClose'),
     /** Trust boundary for `x-llm-d-*` classification headers. */

@@ -58,6 +58,8 @@ export interface GatewayOptions {
   readonly models?: ModelRouter;
   /** Largest request body in bytes; larger bodies get 413. @default 16 MiB */
   readonly maxBodyBytes?: number;
+  /** Deepest nesting of arrays/objects in a request body; deeper bodies get 400. @default 512 */
+  readonly maxJsonDepth?: number;
   /** Request parsers (core's built-ins by default). */
   readonly parsers?: readonly RequestParser[];
   /** Exact paths answered as inference requests (POST only). @default the OpenAI, Anthropic and vLLM paths */

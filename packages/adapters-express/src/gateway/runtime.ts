@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import type { Registry } from 'prom-client';
-import { SwitchyardError, systemClock, DEFAULT_MAX_BODY_BYTES } from '@switchyard/core';
+import { SwitchyardError, systemClock, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH } from '@switchyard/core';
 import type { Clock, ParseOptions } from '@switchyard/core';
 import { requestIdGenerator } from './request-id.js';
 import { singlePoolRouter, type ModelRouter } from '../models/router.js';
@@ -111,7 +111,7 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
     trace: options.trace ?? false,
     operationalRoutes: options.serveOperationalRoutes ?? true,
     failOpenCursor: new Map(),
-    parseOptions: { maxBodyBytes, generateId: requestIdGenerator(), ...(options.parsers === undefined ? {} : { parsers: options.parsers }) },
+    parseOptions: { maxBodyBytes, maxJsonDepth: positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH), generateId: requestIdGenerator(), ...(options.parsers === undefined ? {} : { parsers: options.parsers }) },
   };
 }
 

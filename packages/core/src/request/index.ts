@@ -28,3 +28,4 @@ export {
 } from './fields.js';
 export type { JsonObject } from './fields.js';
 export { estimatePromptTokens, utf8ByteLength } from './estimate.js';
+export { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth.js';

@@ -3,6 +3,7 @@ import { normalizeHeaders, type HeaderInput } from '../headers/header-bag.js';
 import { REQUEST_ID_HEADER } from '../headers/names.js';
 import { anthropicParser } from './anthropic-parser.js';
 import { utf8ByteLength } from './estimate.js';
+import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth } from './json-depth.js';
 import { openAIParser } from './openai-parser.js';
 import type { ParsedRequestBody, RequestParser } from './parser.js';
 import { passthroughParser } from './passthrough-parser.js';
@@ -54,6 +55,11 @@ export interface ParseOptions {
   readonly parsers?: readonly RequestParser[];
   /** Request-id generator used when `x-request-id` is absent. @defaultValue `crypto.randomUUID` */
   readonly generateId?: () => string;
+  /**
+   * Deepest nesting of arrays and objects accepted in the body; deeper bodies are a 400 naming
+   * the limit. @defaultValue 512 ({@link DEFAULT_MAX_JSON_DEPTH})
+   */
+  readonly maxJsonDepth?: number;
 }
 
 /**
@@ -147,6 +153,10 @@ export function parseRequest(input: RequestInput, options: ParseOptions = {}): I
       // e.g. a stack overflow serialising absurdly nested tools; still a client error, not a crash.
       const detail = err instanceof Error ? err.message : String(err);
       throw new SwitchyardError('BAD_REQUEST', `request body could not be parsed by ${chosen.parser.type}: ${detail}`, { cause: err });
+    }
+    const maxDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+    if (parsed.body !== undefined && exceedsJsonDepth(parsed.body, maxDepth)) {
+      throw new SwitchyardError('BAD_REQUEST', `request body nests arrays/objects deeper than the limit of ${maxDepth} levels (maxJsonDepth)`);
     }
   }
   const headerId = headers[REQUEST_ID_HEADER];
