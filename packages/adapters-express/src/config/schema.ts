@@ -49,6 +49,12 @@ export const gatewaySectionSchema = z
     listen: z.strictObject({ port: z.number().int().min(0).max(65535).default(8080), host: z.string().min(1).default('0.0.0.0') }).prefault({}),
     /** Largest request body, bytes. */
     maxBodyBytes: z.number().int().positive().optional(),
+    /** Time allowed for a whole request body (408 after). */
+    bodyReadTimeoutMs: positiveMs.optional(),
+    /** Longest silence between request-body chunks (408 after). */
+    bodyIdleTimeoutMs: positiveMs.optional(),
+    /** Most bytes of request bodies being read at once (503 over it). */
+    maxBufferedBodyBytes: z.number().int().positive().optional(),
     /** Deepest nesting of arrays/objects in a request body. */
     maxJsonDepth: z.number().int().positive().optional(),
     /** Scheduler failure handling. */

@@ -78,7 +78,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   start(preRead: Uint8Array | undefined): void {
     keepHalfOpen(this.#req.socket);
     if (preRead !== undefined) this.onBody(preRead);
-    else receiveBody(this.#req, this.#rt.maxBodyBytes, this);
+    else receiveBody(this.#req, this.#rt.maxBodyBytes, this, this.#rt.bodyWatch);
   }
 
   onBodyError(error: SwitchyardError | ClientGoneError): void {

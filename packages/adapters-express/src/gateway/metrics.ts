@@ -101,6 +101,8 @@ export class GatewayMetrics {
   readonly breakerTransitions: FastCounter<'pool' | 'state'>;
   /** Tokens reported by model servers. */
   readonly tokens: FastCounter<'pool' | 'kind'>;
+  /** Bytes held by request bodies being read (bounded by `maxBufferedBodyBytes`). */
+  readonly requestBodyBuffered: FastGauge;
   /** Failed polls of model servers' metrics, by reason (`timeout`, `unavailable`). */
   readonly scrapeErrors: FastCounter<'pool' | 'reason'>;
 
@@ -160,6 +162,7 @@ export class GatewayMetrics {
     this.outOfRotation = new FastGauge({ name: 'switchyard_gateway_endpoints_out_of_rotation', help: 'Endpoints taken out of rotation by the circuit breaker.', labelNames: ['pool'], registers });
     this.breakerTransitions = new FastCounter({ name: 'switchyard_gateway_circuit_transitions_total', help: 'Circuit-breaker transitions by new state (open, half_open, closed).', labelNames: ['pool', 'state'], registers });
     this.tokens = new FastCounter({ name: 'switchyard_gateway_tokens_total', help: 'Tokens reported by model servers, by kind (prompt, completion, cached).', labelNames: ['pool', 'kind'], registers });
+    this.requestBodyBuffered = new FastGauge({ name: 'switchyard_gateway_request_body_buffered_bytes', help: 'Bytes held by request bodies being read (capped by maxBufferedBodyBytes).', registers });
     this.scrapeErrors = new FastCounter({ name: 'switchyard_gateway_metrics_scrape_errors_total', help: "Failed polls of model servers' metrics, by reason (timeout, unavailable: refused, bad status, unparsable).", labelNames: ['pool', 'reason'], registers });
   }
 }

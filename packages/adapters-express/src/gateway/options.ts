@@ -58,6 +58,18 @@ export interface GatewayOptions {
   readonly models?: ModelRouter;
   /** Largest request body in bytes; larger bodies get 413. @default 16 MiB */
   readonly maxBodyBytes?: number;
+  /**
+   * Time allowed from the request head to the last byte of its body; slower bodies get 408 and
+   * their bytes are dropped. @default 60000
+   */
+  readonly bodyReadTimeoutMs?: number;
+  /** Longest silence between request-body chunks before a 408. @default 15000 */
+  readonly bodyIdleTimeoutMs?: number;
+  /**
+   * Most bytes held by all request bodies being read at once; a chunk that would exceed it gets
+   * its request a 503 (`rejected-saturated`), so stalled uploads cannot pin memory. @default 256 MiB
+   */
+  readonly maxBufferedBodyBytes?: number;
   /** Deepest nesting of arrays/objects in a request body; deeper bodies get 400. @default 512 */
   readonly maxJsonDepth?: number;
   /** Request parsers (core's built-ins by default). */

@@ -8,6 +8,7 @@ import { singlePoolRouter, type ModelRouter } from '../models/router.js';
 import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_INFERENCE_PATHS, type ClassifyHook, type FailureMode, type GatewayOptions } from './options.js';
 import { RequestTracker } from './tracker.js';
+import { BodyWatch } from './body-watch.js';
 
 /**
  * Resolved gateway settings and shared state (one per handler).
@@ -30,6 +31,8 @@ export interface GatewayRuntime {
   readonly tracker: RequestTracker;
   /** Body limit. */
   readonly maxBodyBytes: number;
+  /** Deadlines and the buffered-bytes cap of bodies being read. */
+  readonly bodyWatch: BodyWatch;
   /** Inference paths. */
   readonly inferencePaths: ReadonlySet<string>;
   /** Whether a request's classification headers are honoured. */
@@ -92,6 +95,13 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
   const clock = options.clock ?? systemClock;
   for (const pool of router.pools()) watchRotation(metrics, pool.name, pool.rotation);
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const bodyWatch = new BodyWatch(clock, {
+    readTimeoutMs: positive('bodyReadTimeoutMs', options.bodyReadTimeoutMs ?? 60_000),
+    idleTimeoutMs: positive('bodyIdleTimeoutMs', options.bodyIdleTimeoutMs ?? 15_000),
+    maxBufferedBytes: positive('maxBufferedBodyBytes', options.maxBufferedBodyBytes ?? 256 * 1024 * 1024),
+  });
+  const bufferedGauge = metrics.requestBodyBuffered;
+  bodyWatch.onBufferedChange = (bytes) => { bufferedGauge.set(bytes); };
   return {
     router,
     clock,
@@ -101,6 +111,7 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
     ownsDispatcher: options.dispatcher === undefined,
     tracker: new RequestTracker(),
     maxBodyBytes,
+    bodyWatch,
     inferencePaths: new Set(options.inferencePaths ?? DEFAULT_INFERENCE_PATHS),
     trusts: typeof trust === 'function' ? trust : () => trust,
     classify: options.classify,

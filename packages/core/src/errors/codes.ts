@@ -9,6 +9,10 @@ export const ERROR_CONTRACT = {
   BAD_REQUEST: { status: 400, reason: undefined, type: 'invalid_request_error' },
   /** Body larger than the configured limit (ours). */
   PAYLOAD_TOO_LARGE: { status: 413, reason: undefined, type: 'invalid_request_error' },
+  /** The request body did not arrive in time: read deadline or idle timeout (ours, gateway). */
+  REQUEST_TIMEOUT: { status: 408, reason: undefined, type: 'invalid_request_error' },
+  /** The gateway holds its limit of request-body bytes being read; try again (ours, gateway). */
+  REQUEST_BUFFERS_FULL: { status: 503, reason: 'rejected-saturated', type: 'service_unavailable' },
   /** The gateway serves no pool for the requested model (ours, multi-model gateway). */
   MODEL_NOT_FOUND: { status: 404, reason: undefined, type: 'invalid_request_error' },
   /** `Prefer: if-available` and the primary holds no cached prefix. */
