@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
-import type { Classification, Decision, Endpoint, InferenceRequest, PickOptions } from '@switchyard/core';
+import type { Classification, Decision, Endpoint, InferenceRequest, PickOptions, TimerHandle } from '@switchyard/core';
 import { buildUpstreamHeaders } from '../proxy/headers.js';
 import { startForward, type ForwardControl, type ForwardOptions, type ForwardResult } from '../proxy/forward.js';
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
@@ -61,6 +61,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #pendingEntry: Membership<PendingDecision> | undefined;
   #forwardingEntry: Membership<Abortable> | undefined;
   #watch: Membership<ConnectionWatcher> | undefined;
+  /** The upstream deadline: from the first dispatch to the response head. */
+  #deadline: TimerHandle | undefined;
 
   constructor(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, path: string, onDone: (() => void) | undefined) {
     this.#rt = rt;
@@ -260,6 +262,10 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.#forwardingEntry = rt.tracker.addForwarding(this);
     (this.#pm as PoolMetrics).inFlight.inc();
     this.#started = rt.clock.now();
+    // One deadline for the whole wait for a head: queueing for a connection, connecting, every
+    // attempt. undici's own timeouts count per attempt and not the pool queue, so a request
+    // queued behind hung ones would otherwise wait several times the head timeout.
+    this.#deadline = rt.clock.setTimeout(this.#onDeadline, rt.headersTimeoutMs);
     startForward(upstream, this.#onForwarded);
     // startForward armed `abort` synchronously; a revocation that came first applies now.
     if (plan.revoked?.aborted === true) this.#onRevoked();
@@ -275,8 +281,22 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.abort?.(reason instanceof Error ? reason : new SwitchyardError('EVICTED', 'request evicted by flow control'));
   };
 
+  readonly #onDeadline = (): void => {
+    this.#deadline = undefined;
+    const rt = this.#rt;
+    rt.metrics.upstreamAttempts.labels((this.#route as RouteResolution).pool.name, 'headers-timeout').inc();
+    this.abort?.(new SwitchyardError('UPSTREAM_TIMEOUT', `no upstream response head within upstream.headersTimeoutMs (${rt.headersTimeoutMs}), queueing for a connection, connecting and retries included`));
+  };
+
+  #clearDeadline(): void {
+    if (this.#deadline === undefined) return;
+    this.#rt.clock.clearTimeout(this.#deadline);
+    this.#deadline = undefined;
+  }
+
   /** Forward hook: the upstream response head arrived. */
   readonly onResponseStart = (endpoint: Endpoint, status: number): void => {
+    this.#clearDeadline();
     const at = this.#rt.clock.now();
     (this.#pm as PoolMetrics).upstreamHeaderDuration.observe((at - this.#started) / 1000);
     this.#plan?.onResponseStart({ endpoint, status, at });
@@ -294,6 +314,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     const pm = this.#pm as PoolMetrics;
     const plan = this.#plan as ForwardPlan;
     try {
+      this.#clearDeadline();
       plan.revoked?.removeEventListener('abort', this.#onRevoked);
       this.#conn.unwatch(this.#watch);
       rt.tracker.deleteForwarding(this.#forwardingEntry);
@@ -349,8 +370,12 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
           return;
         }
         // Nothing sent yet: answer with the reason (the attempt already cut a started response).
-        if (!result.headersSent) sendError(res, reason);
-        plan.complete({ kind: 'error', error: reason });
+        if (result.headersSent) {
+          plan.complete({ kind: 'error', error: reason });
+          return;
+        }
+        const status = sendError(res, reason);
+        plan.complete(status === 0 ? { kind: 'error', error: reason } : { kind: 'error', error: reason, status });
       }
     }
   }
