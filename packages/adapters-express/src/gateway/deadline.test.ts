@@ -34,8 +34,9 @@ describe('gateway: one upstream deadline per request', () => {
     clock.advance(2);
     const results = await Promise.all(answers);
     expect(results.map((r) => r.status)).toEqual([504, 504, 504]);
-    expect(results[2]?.json()).toMatchObject({ error: { code: 'upstream_timeout', message: expect.stringMatching(/upstream\.headersTimeoutMs \(60000\)/) } });
+    expect(results[2]?.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
+    expect(results[2]?.text).toMatch(/upstream\.headersTimeoutMs \(60000\)/);
     expect(scheduler.badLifecycles()).toEqual([]);
-    expect(scheduler.decisions.map((d) => d.outcomes)).toEqual([0, 1, 2].map(() => [expect.objectContaining({ kind: 'error', status: 504 })]));
+    expect(scheduler.decisions.map((d) => d.outcomes.map((o) => [o.kind, o.kind === 'error' ? o.status : undefined]))).toEqual([0, 1, 2].map(() => [['error', 504]]));
   });
 });
