@@ -18,3 +18,4 @@ export * from './plugins/index.js';
 export * from './config/index.js';
 export * from './observability/index.js';
 export * from './picker/index.js';
+export * from './console/index.js';

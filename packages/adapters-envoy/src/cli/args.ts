@@ -30,6 +30,8 @@ export interface EppCliArgs {
   readonly maxBodyBytes: number | undefined;
   /** Read classification headers from requests. */
   readonly trustHeaders: boolean;
+  /** Serve the operator console at `/console` on the metrics port (the config's `console.enabled` otherwise). */
+  readonly console: boolean;
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -39,7 +41,8 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE] [--endpoints ip:
                       [--resources FILE]
                       [--grpc-port 9002] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
-                      [--max-body-bytes N] [--trust-headers true|false]
+                      [--max-body-bytes N] [--trust-headers true|false] [--console]
+       switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
 
 Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
 
@@ -57,7 +60,11 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
                             metrics-data-source interval, else 50; minimum 50)
   --max-body-bytes N        largest request body accepted (default 16 MiB)
   --trust-headers BOOL      read x-llm-d-* classification headers (default true: behind a gateway)
+  --console                 serve the operator console at /console on the metrics port (off by
+                            default: it shows tenants and models; also console.enabled in the config)
   -h, --help                show this help
+
+explain prints the decision and its full trace for one request, offline: see explain --help.
 `;
 
 function port(flag: string, raw: string | undefined, fallback: number): number {
@@ -97,6 +104,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'scrape-interval-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'trust-headers': { type: 'string' },
+        console: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -130,6 +138,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     scrapeIntervalMs: positive('--scrape-interval-ms', values['scrape-interval-ms'], 50),
     maxBodyBytes: positive('--max-body-bytes', values['max-body-bytes'], 1),
     trustHeaders: trust !== 'false',
+    console: values.console === true,
     help: values.help === true,
   };
 }

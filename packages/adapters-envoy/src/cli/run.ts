@@ -41,6 +41,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     scrapeIntervalMs: args.scrapeIntervalMs,
     maxBodyBytes: args.maxBodyBytes,
     trustHeaders: args.trustHeaders,
+    ...(args.console ? { console: true } : {}),
     log: (line) => {
       io.stderr(`${line}\n`);
     },

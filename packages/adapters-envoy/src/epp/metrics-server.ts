@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EppServerStats } from '../grpc/options.js';
 
@@ -48,12 +48,15 @@ export function formatServerStats(stats: EppServerStats): string {
 }
 
 /**
- * Serves `GET /metrics` (the concatenated text of every source) on its own port, separate from
+ * Serves `GET /metrics` (the concatenated text of every source), and `options.routes` when given
+ * (the console), on its own port, separate from
  * the gRPC port as in the Gateway API Inference Extension's EPP.
  * @public
  */
-export async function startMetricsServer(options: { readonly host: string; readonly port: number; readonly sources: readonly MetricsSource[] }): Promise<MetricsHttpServer> {
+export async function startMetricsServer(options: { readonly host: string; readonly port: number; readonly sources: readonly MetricsSource[]; readonly routes?: (req: IncomingMessage, res: ServerResponse) => boolean }): Promise<MetricsHttpServer> {
   const server: Server = createServer((req, res) => {
+    // Further routes (the operator console) answer first when they own the path.
+    if (options.routes?.(req, res) === true) return;
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;

@@ -21,12 +21,17 @@ import {
   type MetricsScrapeSettings,
   type MetricsTlsOptions,
   type PluginRegistry,
+  DecisionLog,
+  recordDecisions,
+  splitConsoleSection,
+  type DecisionListener,
 } from '@switchyard/core';
 import { flowControlPlugins, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, loadPrefixIndexPlugins, type PrefixIndexMetrics } from '@switchyard/prefix-index';
 import { HealthState } from '../grpc/health.js';
 import type { EppServer, EppTlsOptions } from '../grpc/options.js';
 import { startEppServer } from '../grpc/server.js';
+import { eppConsole } from './console.js';
 import { formatServerStats, startMetricsServer, type MetricsHttpServer, type MetricsSource } from './metrics-server.js';
 
 /**
@@ -60,6 +65,13 @@ export interface EppOptions {
   readonly clock?: Clock | undefined;
   /** Where the effective configuration and lifecycle lines go. Default: stderr. */
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * Serve the operator console at `/console` on the metrics port (overrides the config's
+   * top-level `console.enabled`). Off by default: it shows tenants and models.
+   */
+  readonly console?: boolean | undefined;
+  /** Called once per request when it ends, with its decision record (the request log). */
+  readonly onRequestEnd?: DecisionListener | undefined;
 }
 
 /**
@@ -79,6 +91,8 @@ export interface RunningEpp {
   readonly config: LoadedConfig;
   /** The flow controller, when the `flowControl` feature gate is on. */
   readonly flowController: FlowController | undefined;
+  /** Recent decisions shown by the console, when it is on. */
+  readonly decisions: DecisionLog | undefined;
   /** The effective settings as logged at start. */
   readonly effective: Readonly<Record<string, unknown>>;
   /** Graceful shutdown of everything. */
@@ -125,7 +139,10 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const pool = new EndpointPool();
   const prefixMetrics = createPrefixIndexMetrics();
   const registry = await registryWithPlugins(options.registry, prefixMetrics);
-  const config = loadConfig(options.configText ?? DEFAULT_CONFIG, { registry, pool, clock });
+  const split = splitConsoleSection(options.configText);
+  const config = loadConfig(split.document ?? DEFAULT_CONFIG, { registry, pool, clock });
+  const consoleOn = options.console ?? split.console.enabled;
+  const decisions = consoleOn ? new DecisionLog({ capacity: split.console.decisions, clock }) : undefined;
   const scrape = config.dataLayerSettings.scrape;
   const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
   const host = options.host ?? '0.0.0.0';
@@ -153,7 +170,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
     server = await startEppServer({
-      scheduler: picker,
+      scheduler: decisions === undefined && options.onRequestEnd === undefined ? picker : recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd }),
       pool,
       clock,
       host,
@@ -179,8 +196,9 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   if (flowController?.metrics !== undefined) sources.push(flowController.metrics.registry);
   const metricsPort = options.metricsPort ?? 9090;
   let metricsServer: MetricsHttpServer | undefined;
+  const ops = decisions === undefined ? undefined : eppConsole({ pool, decisions, config, flowController, prefixMetrics, clock, stalenessMs: split.console.stalenessMs });
   try {
-    metricsServer = metricsPort === false ? undefined : await startMetricsServer({ host, port: metricsPort, sources });
+    metricsServer = metricsPort === false ? undefined : await startMetricsServer({ host, port: metricsPort, sources, ...(ops === undefined ? {} : { routes: ops.handler }) });
   } catch (error) {
     await server.close(0);
     throw error;
@@ -188,6 +206,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const effective = {
     grpc: { host, port: server.port, tls: options.tls !== undefined },
     metrics: metricsServer === undefined ? false : { host, port: metricsServer.port, path: '/metrics' },
+    console: metricsServer !== undefined && ops !== undefined,
     endpoints: pool.list().map((e) => e.address),
     scrapeIntervalMs: interval,
     flowControl: flowController !== undefined,
@@ -204,9 +223,11 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     pool,
     config,
     flowController,
+    decisions,
     effective,
     async close() {
       await server.close();
+      ops?.close();
       await metricsServer?.close();
     },
   };

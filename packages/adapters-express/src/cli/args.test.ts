@@ -8,9 +8,11 @@ describe('parseGatewayArgs', () => {
       endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'],
       port: 9000,
       host: '127.0.0.1',
+      console: false,
       help: false,
     });
-    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, help: false });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, help: false });
+    expect(parseGatewayArgs(['--console']).console).toBe(true);
     expect(parseGatewayArgs(['-h']).help).toBe(true);
   });
 

@@ -14,12 +14,15 @@ export interface GatewayCliArgs {
   readonly port: number | undefined;
   /** Listen host (overrides the config). */
   readonly host: string | undefined;
+  /** Serve the operator console at `/console` (`gateway.console.enabled` otherwise). */
+  readonly console: boolean;
   /** Print usage and exit. */
   readonly help: boolean;
 }
 
 /** Usage text of the CLI. @public */
-export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE] [--endpoints ip:port,...] [--port N] [--host ADDR]
+export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
+       switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
 
 Runs an OpenAI-compatible inference gateway that schedules every request with Switchyard.
 
@@ -29,7 +32,11 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
                        forwarded to it, /v1/models comes from the servers themselves
   --port N             listen port (default 8080, or gateway.listen.port)
   --host ADDR          listen address (default 0.0.0.0, or gateway.listen.host)
+  --console            serve the operator console at /console (off by default: it shows
+                       tenants and models; also gateway.console.enabled in the config)
   -h, --help           show this help
+
+explain prints the decision and its full trace for one request, offline: see explain --help.
 `;
 
 /**
@@ -47,6 +54,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         endpoints: { type: 'string', short: 'e' },
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
+        console: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -65,5 +73,5 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
-  return { config: values.config, endpoints, port, host: values.host, help: values.help === true };
+  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, help: values.help === true };
 }

@@ -50,12 +50,13 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),
       ...(args.port === undefined ? {} : { port: args.port }),
       ...(args.host === undefined ? {} : { host: args.host }),
+      ...(args.console ? { console: true } : {}),
       plugins: io.plugins ?? [],
       log: io.err,
     });
     const { url } = await gateway.listen();
     const pools = gateway.pools.map((p) => `${p.pool.name} (${p.source.size} endpoints)`).join(', ');
-    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}`);
+    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}`);
     return { kind: 'running', gateway, url };
   } catch (err) {
     const message = isSwitchyardError(err) ? err.message : err instanceof Error ? err.message : String(err);

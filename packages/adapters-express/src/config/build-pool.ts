@@ -1,6 +1,6 @@
-import { EndpointPicker, EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls, withScrapePort } from '@switchyard/core';
-import type { Clock, EndpointSpec, LoadedConfig, PluginDefinition, RequestParser, SchedulerMetrics } from '@switchyard/core';
-import { FlowControlMetrics, createFlowController, flowControlPlugins } from '@switchyard/flow-control';
+import { EndpointPicker, EndpointPool, recordDecisions, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls, withScrapePort } from '@switchyard/core';
+import type { Clock, DecisionListener, DecisionLog, EndpointSpec, LoadedConfig, PluginDefinition, RequestParser, SchedulerMetrics } from '@switchyard/core';
+import { FlowControlMetrics, createFlowController, flowControlPlugins, type FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
 import { EndpointRotation } from '../gateway/rotation.js';
@@ -39,6 +39,10 @@ export interface PoolBuildContext {
   readonly scrape: boolean;
   /** Called with each pool's scraper before it starts (to report its polls). */
   readonly onScraper?: (pool: string, scraper: MetricsScraper) => void;
+  /** Record every decision (with its trace) here, for the console. */
+  readonly decisions?: DecisionLog | undefined;
+  /** Called once per request when it ends (the request log). */
+  readonly onDecisionEnd?: DecisionListener | undefined;
 }
 
 /**
@@ -54,6 +58,10 @@ export interface BuiltPool {
   readonly picker: EndpointPicker;
   /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
   readonly registry: Registry | undefined;
+  /** The loaded configuration (its plugin instances feed the console's prefix-index view). */
+  readonly config: LoadedConfig;
+  /** The pool's flow controller, when its `flowControl` feature gate is on. */
+  readonly flowController: FlowController | undefined;
   /** The request parsers the pool's config names in `requestHandler.parsers`, if it names any. */
   readonly parsers: readonly RequestParser[] | undefined;
   /** Stops scraping, admission and the breaker. */
@@ -95,10 +103,10 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   let tls;
   let fcRegistry: Registry | undefined;
   let picker: EndpointPicker;
+  let admission: FlowController | undefined;
   try {
     loaded = loadConfig(spec.document, { registry, pool, clock });
     tls = ctx.scrape ? readMetricsTls(loaded.dataLayerSettings.scrape) : undefined;
-    let admission;
     if (loaded.hasFeatureGate('flowControl')) {
       fcRegistry = new Registry();
       admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
@@ -132,11 +140,14 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     ctx.onScraper?.(spec.name, scraper);
     scraper.start();
   }
+  const scheduler = ctx.decisions === undefined && ctx.onDecisionEnd === undefined ? picker : recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd });
   return {
-    pool: { name: spec.name, scheduler: picker, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
+    pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
     source,
     picker,
     registry: fcRegistry,
+    config: loaded,
+    flowController: admission,
     parsers: loaded.parsers,
     close: async () => {
       await picker.close();

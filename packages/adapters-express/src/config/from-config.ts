@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { loadPrefixIndexPlugins } from '@switchyard/prefix-index';
-import { SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
-import type { Clock, PluginDefinition, RequestParser } from '@switchyard/core';
+import { DecisionLog, SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
+import type { Clock, ConsoleHandler, DecisionListener, PluginDefinition, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -11,6 +11,7 @@ import { ModelRegistry } from '../models/registry.js';
 import { buildPool, type BuiltPool, type PoolBuildContext } from './build-pool.js';
 import { configDir, resolvePoolDocument, splitConfig } from './document.js';
 import type { GatewaySection } from './schema.js';
+import { gatewayConsole } from './console.js';
 import { reportScrapes } from './scrape-reporting.js';
 import { trustPredicate } from './trust.js';
 
@@ -46,6 +47,10 @@ export interface GatewayFromConfigOptions {
    * `switchyard_gateway_metrics_scrape_errors_total`.
    */
   readonly log?: (line: string) => void;
+  /** Serve the operator console at `/console` (overrides `gateway.console.enabled`). */
+  readonly console?: boolean;
+  /** Called once per request when it ends, with its decision record (the request log). */
+  readonly onRequestEnd?: DecisionListener;
   /** Handler options not expressible in the config (classify hook, dispatcher...). */
   readonly handler?: Partial<Omit<GatewayOptions, 'scheduler' | 'models' | 'endpoints' | 'rotation'>>;
 }
@@ -63,7 +68,9 @@ export interface Gateway {
   readonly section: GatewaySection;
   /** Registry with the gateway's and the pickers' metrics. */
   readonly registry: Registry;
-  /** Starts an HTTP server with the handler; resolves with its URL. */
+  /** The operator console's route handler, when enabled (`listen` mounts it at `/console`). */
+  readonly console: ConsoleHandler | undefined;
+  /** Starts an HTTP server with the handler (and the console); resolves with its URL. */
   listen(port?: number, host?: string): Promise<{ readonly url: string; readonly port: number; readonly server: Server }>;
   /** Graceful shutdown: handler (drain), pools (admission, scraping), then the server. */
   close(): Promise<void>;
@@ -85,6 +92,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const { endpointPicker, gateway: section } = splitConfig(options.config, where);
   const clock = options.clock ?? systemClock;
   const registry = new Registry();
+  const consoleOn = options.console ?? section.console.enabled;
+  const decisions = consoleOn ? new DecisionLog({ capacity: section.console.decisions, clock }) : undefined;
   const metrics = options.handler?.metrics ?? new GatewayMetrics(registry);
   const ctx: PoolBuildContext = {
     clock,
@@ -96,6 +105,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     onScraper: (pool, scraper) => {
       reportScrapes(pool, scraper, metrics, options.log);
     },
+    decisions,
+    onDecisionEnd: options.onRequestEnd,
   };
   const pools: BuiltPool[] = [];
   const closeAll = async (): Promise<void> => {
@@ -153,14 +164,17 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     clock,
     ...options.handler,
   });
+  const ops = decisions === undefined ? undefined : gatewayConsole({ pools, decisions, registry, clock, stalenessMs: section.console.stalenessMs });
+  const consoleHandler = ops?.handler;
   let server: Server | undefined;
   return {
     handler,
     pools,
     section,
     registry,
+    console: consoleHandler,
     async listen(port, host) {
-      const s = createServer(handler);
+      const s = createServer(consoleHandler === undefined ? handler : (req, res) => { if (!consoleHandler(req, res)) handler(req, res); });
       // Keep-alive longer than typical client pools, so idle connections are closed by clients.
       s.keepAliveTimeout = 65_000;
       server = s;
@@ -177,6 +191,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     },
     async close() {
       await handler.close({ graceMs: section.shutdownGraceMs });
+      ops?.close();
       await closeAll();
       const s = server;
       if (s !== undefined) {

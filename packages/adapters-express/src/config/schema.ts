@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consoleSettingsSchema } from '@switchyard/core';
 
 const positiveMs = z.number().positive();
 
@@ -95,6 +96,8 @@ export const gatewaySectionSchema = z
      * always come from that config's data layer.
      */
     metrics: z.strictObject({ scrapeIntervalMs: z.number().min(50).optional(), scrapeTimeoutMs: positiveMs.default(1000) }).prefault({}),
+    /** The operator console at `/console` (off by default: it shows tenants and models). */
+    console: consoleSettingsSchema,
     /** Shutdown grace period for requests being forwarded. */
     shutdownGraceMs: z.number().min(0).default(30_000),
     /** Single-pool shorthand: the endpoints (every model goes to them). */

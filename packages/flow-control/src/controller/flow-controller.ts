@@ -20,7 +20,7 @@ import { createEvictor, type Evictor } from './eviction.js';
 import type { Flow } from './flow.js';
 import { SaturationGate } from './gate.js';
 import { defaultEstimate } from './options.js';
-import { bandFairness, bandStats, metricsSource, type FlowControllerStats } from './introspection.js';
+import { bandFairness, bandStats, flowStats, metricsSource, type FlowControllerStats, type FlowStats } from './introspection.js';
 import { FlowItem, ItemState, NEVER } from './item.js';
 import type { AdmitOptions, FlowControllerOptions } from './options.js';
 import { QueueSet } from './queues.js';
@@ -217,6 +217,14 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
   fairnessIndex(priority: number): number {
     const band = this.#queues.table.bands.find((b) => b.priority === priority);
     return band === undefined ? 1 : bandFairness(band);
+  }
+
+  /**
+   * The live flows of every band, highest priority first, with the head request's enqueue time
+   * (the oldest wait under FCFS ordering). Walks every flow: for consoles, not per request.
+   */
+  flowStats(): FlowStats[] {
+    return this.#queues.table.bands.flatMap(flowStats);
   }
 
   /** A snapshot of queues, grants and bands. */

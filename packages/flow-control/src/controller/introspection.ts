@@ -50,6 +50,32 @@ export interface FlowControllerStats {
   readonly closed: boolean;
 }
 
+/**
+ * One flow (FlowKey) in {@link FlowController.flowStats}.
+ * @public
+ */
+export interface FlowStats {
+  /** Fairness (tenant) id. */
+  readonly fairnessId: string;
+  /** Band priority. */
+  readonly priority: number;
+  /** Requests queued in the flow. */
+  readonly queuedRequests: number;
+  /** Body bytes queued in the flow. */
+  readonly queuedBytes: number;
+  /** Clock time (ms) the flow's head request was enqueued; undefined when the flow is empty. */
+  readonly headEnqueuedAt: number | undefined;
+}
+
+/** The flows of a band, as {@link FlowStats}. */
+export function flowStats(band: Band): FlowStats[] {
+  const out: FlowStats[] = [];
+  for (const f of band.flows.values()) {
+    out.push({ fairnessId: f.fairnessId, priority: band.priority, queuedRequests: f.size, queuedBytes: f.bytes, headEnqueuedAt: f.head()?.enqueuedAt });
+  }
+  return out;
+}
+
 /** Band snapshot. */
 export function bandStats(band: Band): BandStats {
   return {

@@ -21,3 +21,4 @@ export { createPdDecider, pdDeciderDefinition, pdDeciderParameters, PREFIX_BASED
 export type { PdDeciderOptions, PdDeciderParams } from './pd-decider.js';
 export { loadPrefixIndexPlugins, registerPrefixIndexPlugins } from './load-plugins.js';
 export type { PrefixIndexPluginOptions } from './load-plugins.js';
+export { prefixIndexConsoleSource } from './console-source.js';

@@ -1,0 +1,11 @@
+export { DecisionLog, errorName } from './decision-log.js';
+export type { DecisionLogOptions, DecisionOutcome, DecisionRecord } from './decision-log.js';
+export { recordDecisions } from './recording-scheduler.js';
+export type { DecisionListener, RecordDecisionsOptions } from './recording-scheduler.js';
+export { buildConsoleSnapshot, consoleEndpoint, decisionSummary, poolSource } from './snapshot.js';
+export type { ConsoleOptions, ConsolePoolSource } from './snapshot.js';
+export { CONSOLE_PATH, createConsoleHandler } from './handler.js';
+export type { ConsoleHandler } from './handler.js';
+export type * from './types.js';
+export { consoleSettingsSchema, splitConsoleSection } from './settings.js';
+export type { ConsoleSettings } from './settings.js';
