@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { startEpp, type RunningEpp } from '../epp/start-epp.js';
 import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
+import { runEppExplain } from './explain.js';
 
 /**
  * Where the CLI writes and what stops it.
@@ -24,6 +25,7 @@ export interface EppCliIo {
  * @public
  */
 export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<number> {
+  if (argv[0] === 'explain') return runEppExplain(argv.slice(1), io.stdout);
   const args = parseEppArgs(argv);
   if (args.help) {
     io.stdout(EPP_USAGE);

@@ -102,8 +102,8 @@ export interface RunningEpp {
 /** The document used without `configText`: nothing but the header, so every llm-d default applies. */
 const DEFAULT_CONFIG = { apiVersion: 'inference.networking.x-k8s.io/v1alpha1', kind: 'EndpointPickerConfig' };
 
-/** Core's built-ins plus flow control's and prefix-index's plugins (prefix-index's PD decider replaces core's). */
-async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetrics: PrefixIndexMetrics): Promise<PluginRegistry> {
+/** Core's built-ins plus flow control's and prefix-index's plugins (prefix-index's PD decider replaces core's). @internal */
+export async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetrics: PrefixIndexMetrics): Promise<PluginRegistry> {
   const registry = base ?? createDefaultRegistry();
   for (const def of flowControlPlugins) if (!registry.has(def.type)) registry.register(def);
   for (const def of await loadPrefixIndexPlugins({ metrics: prefixMetrics })) {

@@ -3,6 +3,7 @@ import { isSwitchyardError } from '@switchyard/core';
 import type { PluginDefinition } from '@switchyard/core';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
+import { runGatewayExplain } from './explain.js';
 
 /**
  * I/O of {@link runGatewayCli}, injectable for tests.
@@ -30,6 +31,7 @@ export type GatewayCliResult = { readonly kind: 'running'; readonly gateway: Gat
  */
 export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): Promise<GatewayCliResult> {
   try {
+    if (argv[0] === 'explain') return { kind: 'exit', code: await runGatewayExplain(argv.slice(1), io) };
     const args = parseGatewayArgs(argv);
     if (args.help) {
       io.out(GATEWAY_USAGE);
@@ -59,7 +61,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}`);
     return { kind: 'running', gateway, url };
   } catch (err) {
-    const message = isSwitchyardError(err) ? err.message : err instanceof Error ? err.message : String(err);
+    const message = err instanceof Error ? err.message : String(err);
     io.err(`switchyard-gateway: ${message}`);
     if (isSwitchyardError(err) && err.code === 'CONFIG_INVALID') io.err('run with --help for usage');
     return { kind: 'exit', code: isSwitchyardError(err) ? 2 : 1 };

@@ -33,6 +33,12 @@ export interface ConsoleEndpoint {
   readonly activeLoras: readonly string[];
   /** LoRA adapters waiting for a slot. */
   readonly waitingLoras: readonly string[];
+  /** Most LoRA adapters the engine holds at once (0: unknown). */
+  readonly maxLoras: number | undefined;
+  /** KV-cache block size in tokens (0: unknown). */
+  readonly cacheBlockSize: number | undefined;
+  /** KV-cache blocks (0: unknown). */
+  readonly cacheNumBlocks: number | undefined;
   /** Requests dispatched by this process and not yet completed. */
   readonly inFlightRequests: number;
   readonly inFlightTokens: number;
