@@ -19,3 +19,4 @@ export * from './config/index.js';
 export * from './observability/index.js';
 export * from './picker/index.js';
 export * from './console/index.js';
+export * from './logging/index.js';

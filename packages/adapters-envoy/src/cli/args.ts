@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 
 /**
  * Parsed command line of `switchyard-epp`.
@@ -32,6 +32,10 @@ export interface EppCliArgs {
   readonly trustHeaders: boolean;
   /** Serve the operator console at `/console` on the metrics port (the config's `console.enabled` otherwise). */
   readonly console: boolean;
+  /** Least severe log level written (request lines: failures at warn, successes at debug). */
+  readonly logLevel: LogLevel;
+  /** Log line format. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -42,6 +46,7 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE] [--endpoints ip:
                       [--grpc-port 9002] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
                       [--max-body-bytes N] [--trust-headers true|false] [--console]
+                      [--log-level info] [--log-format auto|json|pretty]
        switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
 
 Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
@@ -62,6 +67,9 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --trust-headers BOOL      read x-llm-d-* classification headers (default true: behind a gateway)
   --console                 serve the operator console at /console on the metrics port (off by
                             default: it shows tenants and models; also console.enabled in the config)
+  --log-level L             trace, debug, info (default), warn, error, fatal or silent; one JSON
+                            line per failed request at warn, per successful one at debug
+  --log-format F            json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
   -h, --help                show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
@@ -105,6 +113,8 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'max-body-bytes': { type: 'string' },
         'trust-headers': { type: 'string' },
         console: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -125,6 +135,8 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   }
   const endpoints = values.endpoints === undefined ? undefined : splitEndpoints(values.endpoints);
   if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
+  const logFormat = values['log-format'] ?? 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${logFormat}"`);
   return {
     config: values.config,
     endpoints,
@@ -139,6 +151,8 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     maxBodyBytes: positive('--max-body-bytes', values['max-body-bytes'], 1),
     trustHeaders: trust !== 'false',
     console: values.console === true,
+    logLevel: parseLogLevel(values['log-level'] ?? 'info'),
+    logFormat,
     help: values.help === true,
   };
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createLogger, requestLogger, type LogSink } from '@switchyard/core';
 import { startEpp, type RunningEpp } from '../epp/start-epp.js';
 import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
 import { runEppExplain } from './explain.js';
@@ -14,6 +15,8 @@ export interface EppCliIo {
   readonly stderr: (text: string) => void;
   /** Aborting it drains and stops the server (the binary wires SIGTERM/SIGINT to it). */
   readonly signal: AbortSignal;
+  /** Where the JSON log lines go. @default process.stdout */
+  readonly logSink?: LogSink | undefined;
   /** Called once the picker is serving (tests use it to find the ports). */
   readonly onStarted?: ((epp: RunningEpp) => void) | undefined;
 }
@@ -44,6 +47,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     maxBodyBytes: args.maxBodyBytes,
     trustHeaders: args.trustHeaders,
     ...(args.console ? { console: true } : {}),
+    onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-epp', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
     log: (line) => {
       io.stderr(`${line}\n`);
     },

@@ -9,9 +9,12 @@ describe('parseGatewayArgs', () => {
       port: 9000,
       host: '127.0.0.1',
       console: false,
+      logLevel: 'info',
+      logFormat: 'auto',
       help: false,
     });
-    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, help: false });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', help: false });
+    expect(parseGatewayArgs(['--log-level', 'debug', '--log-format', 'json'])).toMatchObject({ logLevel: 'debug', logFormat: 'json' });
     expect(parseGatewayArgs(['--console']).console).toBe(true);
     expect(parseGatewayArgs(['-h']).help).toBe(true);
   });
@@ -21,6 +24,8 @@ describe('parseGatewayArgs', () => {
     [['--port', '70000'], /--port/],
     [['--endpoints', ','], /--endpoints/],
     [['--bogus'], /bogus/],
+    [['--log-level', 'loud'], /--log-level/],
+    [['--log-format', 'xml'], /--log-format/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseGatewayArgs(argv)).toThrow(message);
   });

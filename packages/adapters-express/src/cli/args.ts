@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 
 /**
  * Parsed command line of `switchyard-gateway`.
@@ -16,12 +16,17 @@ export interface GatewayCliArgs {
   readonly host: string | undefined;
   /** Serve the operator console at `/console` (`gateway.console.enabled` otherwise). */
   readonly console: boolean;
+  /** Least severe log level written (request lines: failures at warn, successes at debug). */
+  readonly logLevel: LogLevel;
+  /** Log line format. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Print usage and exit. */
   readonly help: boolean;
 }
 
 /** Usage text of the CLI. @public */
 export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
+                          [--log-level info] [--log-format auto|json|pretty]
        switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
 
 Runs an OpenAI-compatible inference gateway that schedules every request with Switchyard.
@@ -34,6 +39,9 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
   --host ADDR          listen address (default 0.0.0.0, or gateway.listen.host)
   --console            serve the operator console at /console (off by default: it shows
                        tenants and models; also gateway.console.enabled in the config)
+  --log-level L        trace, debug, info (default), warn, error, fatal or silent; one JSON line
+                       per failed request at warn, per successful one at debug
+  --log-format F       json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
   -h, --help           show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
@@ -55,6 +63,8 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         console: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -73,5 +83,8 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
-  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, help: values.help === true };
+  const format = values['log-format'] ?? 'auto';
+  if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${format}"`);
+  const logLevel = parseLogLevel(values['log-level'] ?? 'info');
+  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, help: values.help === true };
 }

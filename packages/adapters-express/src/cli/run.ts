@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isSwitchyardError } from '@switchyard/core';
+import { createLogger, isSwitchyardError, requestLogger, type LogSink } from '@switchyard/core';
 import type { PluginDefinition } from '@switchyard/core';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
@@ -14,6 +14,8 @@ export interface GatewayCliIo {
   readonly out: (line: string) => void;
   /** Writes a line of diagnostics (startup, errors). */
   readonly err: (line: string) => void;
+  /** Where the JSON log lines go. @default process.stdout */
+  readonly logSink?: LogSink;
   /** Extra plugin types for every pool. */
   readonly plugins?: readonly PluginDefinition[];
 }
@@ -53,6 +55,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       ...(args.port === undefined ? {} : { port: args.port }),
       ...(args.host === undefined ? {} : { host: args.host }),
       ...(args.console ? { console: true } : {}),
+      onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-gateway', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
       plugins: io.plugins ?? [],
       log: io.err,
     });
