@@ -22,7 +22,7 @@ export function formatLogLine(line: string): string {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return line.replace(/\n$/, '');
   const e = entry as Record<string, unknown>;
   const time = typeof e.time === 'number' ? new Date(e.time).toISOString().slice(11, 23) : '';
-  const level = (typeof e.level === 'number' ? LEVELS[e.level] : undefined) ?? String(e.level ?? '');
+  const level = (typeof e.level === 'number' ? LEVELS[e.level] : undefined) ?? (typeof e.level === 'string' ? e.level : '');
   const rest = Object.entries(e)
     .filter(([k]) => !HEAD.has(k))
     .map(([k, v]) => `${k}=${value(v)}`)
