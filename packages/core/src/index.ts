@@ -20,3 +20,4 @@ export * from './observability/index.js';
 export * from './picker/index.js';
 export * from './console/index.js';
 export * from './logging/index.js';
+export * from './assembly/index.js';

@@ -10,6 +10,7 @@ import {
   applyPoolRecording,
   closePlugins,
   configPlugins,
+  createDefaultRegistry,
   explainPick,
   formatExplanation,
   loadConfig,
@@ -21,8 +22,8 @@ import {
   withScrapePort,
   type EndpointSpec,
 } from '@switchyard/core';
-import { createPrefixIndexMetrics } from '@switchyard/prefix-index';
-import { registryWithPlugins } from '../epp/start-epp.js';
+import { flowControlPack } from '@switchyard/flow-control';
+import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
 import { splitEndpoints } from './args.js';
 
 /** Usage text of `switchyard-epp explain`. @public */
@@ -87,7 +88,8 @@ export async function runEppExplain(argv: readonly string[], out: (text: string)
   const recording = values.metrics === undefined ? undefined : await readPoolRecording(values.metrics);
   const clock = new ManualClock(recording?.now ?? 0);
   const pool = new EndpointPool();
-  const registry = await registryWithPlugins(undefined, createPrefixIndexMetrics());
+  // The EPP's packs; admission is not evaluated offline, so the picker below gets none.
+  const registry = createDefaultRegistry().registerPack(prefixIndexPack({ metrics: createPrefixIndexMetrics() })).registerPack(flowControlPack);
   const split = splitConsoleSection(values.config === undefined ? undefined : await readFile(values.config, 'utf8'));
   const config = loadConfig(split.document, { registry, pool, clock });
   try {

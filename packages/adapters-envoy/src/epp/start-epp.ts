@@ -1,33 +1,32 @@
 import {
-  EndpointPicker,
   EndpointPool,
   MIN_SCRAPE_INTERVAL_MS,
   MetricsScraper,
   ModelRewriteStore,
   ObjectiveStore,
   SchedulerMetrics,
-  closePlugins,
-  configPlugins,
-  createDefaultRegistry,
-  loadConfig,
+  createPickerFromConfig,
   loadResources,
   logScrapeOutages,
   readMetricsTls,
   systemClock,
   withScrapePort,
   type Clock,
+  type EndpointPicker,
   type EndpointSpec,
   type LoadedConfig,
   type MetricsScrapeSettings,
   type MetricsTlsOptions,
+  type PluginPack,
   type PluginRegistry,
   DecisionLog,
   recordDecisions,
   splitConsoleSection,
   type DecisionListener,
 } from '@switchyard/core';
-import { flowControlPlugins, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
-import { createPrefixIndexMetrics, loadPrefixIndexPlugins, type PrefixIndexMetrics } from '@switchyard/prefix-index';
+import { FlowController, flowControlPack } from '@switchyard/flow-control';
+import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
+import { Registry } from 'prom-client';
 import { HealthState } from '../grpc/health.js';
 import type { EppServer, EppTlsOptions } from '../grpc/options.js';
 import { startEppServer } from '../grpc/server.js';
@@ -59,8 +58,10 @@ export interface EppOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Read classification headers. Default true. */
   readonly trustHeaders?: boolean | undefined;
-  /** Plugin registry (default: core's built-ins); flow-control and prefix-index plugins are added when missing (prefix-index's `prefix-based-pd-decider` replaces core's). */
+  /** The built-ins the packs extend (default: core's). Never changed. */
   readonly registry?: PluginRegistry | undefined;
+  /** Plugin packs added after prefix-index's and flow-control's (your own plugin types). */
+  readonly packs?: readonly PluginPack[] | undefined;
   /** Time source. */
   readonly clock?: Clock | undefined;
   /** Where the effective configuration and lifecycle lines go. Default: stderr. */
@@ -102,17 +103,6 @@ export interface RunningEpp {
 /** The document used without `configText`: nothing but the header, so every llm-d default applies. */
 const DEFAULT_CONFIG = { apiVersion: 'inference.networking.x-k8s.io/v1alpha1', kind: 'EndpointPickerConfig' };
 
-/** Core's built-ins plus flow control's and prefix-index's plugins (prefix-index's PD decider replaces core's). @internal */
-export async function registryWithPlugins(base: PluginRegistry | undefined, prefixMetrics: PrefixIndexMetrics): Promise<PluginRegistry> {
-  const registry = base ?? createDefaultRegistry();
-  for (const def of flowControlPlugins) if (!registry.has(def.type)) registry.register(def);
-  for (const def of await loadPrefixIndexPlugins({ metrics: prefixMetrics })) {
-    if (def.type === 'prefix-based-pd-decider') registry.register(def, { replace: true });
-    else if (!registry.has(def.type)) registry.register(def);
-  }
-  return registry;
-}
-
 /**
  * Polls model-server metrics where the config's data layer says (its metrics-data-source sets
  * path, scheme, TLS and interval; its extractors the engine mappings), logging each outage.
@@ -138,34 +128,34 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   // Filled once the config is loaded: its metrics data source may set the metrics port.
   const pool = new EndpointPool();
   const prefixMetrics = createPrefixIndexMetrics();
-  const registry = await registryWithPlugins(options.registry, prefixMetrics);
   const split = splitConsoleSection(options.configText);
-  const config = loadConfig(split.document ?? DEFAULT_CONFIG, { registry, pool, clock });
   const consoleOn = options.console ?? split.console.enabled;
   const decisions = consoleOn ? new DecisionLog({ capacity: split.console.decisions, clock }) : undefined;
+  const flowRegistry = new Registry();
+  const schedulerMetrics = new SchedulerMetrics();
+  const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
+  // Closes whatever it created when it throws.
+  const built = createPickerFromConfig({
+    config: split.document ?? DEFAULT_CONFIG,
+    pool,
+    clock,
+    registry: options.registry,
+    packs: [prefixIndexPack({ metrics: prefixMetrics }), flowControlPack, ...(options.packs ?? [])],
+    metrics: schedulerMetrics,
+    admissionMetrics: flowRegistry,
+    objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
+    rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
+  });
+  const { picker, config, admission } = built;
+  const flowController = admission instanceof FlowController ? admission : undefined;
   const scrape = config.dataLayerSettings.scrape;
   const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
   const host = options.host ?? '0.0.0.0';
-  let flowController: FlowController | undefined;
-  let picker: EndpointPicker | undefined;
   let scraper: MetricsScraper | undefined;
-  let resources: ReturnType<typeof loadResources> | undefined;
   let server: EppServer;
-  const schedulerMetrics = new SchedulerMetrics();
   try {
     const tls = interval === false ? undefined : readMetricsTls(scrape);
     for (const e of options.endpoints) pool.add(withScrapePort(typeof e === 'string' ? { address: e } : e, scrape));
-    resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
-    flowController = flowControllerForConfig(config, { pool, clock });
-    picker = new EndpointPicker({
-      pool,
-      config,
-      clock,
-      metrics: schedulerMetrics,
-      admission: flowController,
-      objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
-      rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
-    });
     scraper = interval === false ? undefined : startScraper({ pool, clock, intervalMs: interval, scrape, tls, log });
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
@@ -189,11 +179,11 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     // Nothing may keep running after a failed start: polls, admission, plugins holding sockets
     // (ZMQ subscribers). The start error is the one to report.
     await scraper?.stop();
-    await (picker !== undefined ? picker.close() : Promise.all([flowController?.close(), closePlugins(configPlugins(config))])).catch(() => undefined);
+    await picker.close().catch(() => undefined);
     throw error;
   }
   const sources: MetricsSource[] = [schedulerMetrics.registry, prefixMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
-  if (flowController?.metrics !== undefined) sources.push(flowController.metrics.registry);
+  if (admission !== undefined) sources.push(flowRegistry);
   const metricsPort = options.metricsPort ?? 9090;
   let metricsServer: MetricsHttpServer | undefined;
   const ops = decisions === undefined ? undefined : eppConsole({ pool, decisions, config, flowController, prefixMetrics, clock, stalenessMs: split.console.stalenessMs });

@@ -1,6 +1,6 @@
-import { EndpointPicker, EndpointPool, recordDecisions, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, abandonPlugins, configPlugins, createDefaultRegistry, loadConfig, readMetricsTls, withScrapePort } from '@switchyard/core';
-import type { Clock, DecisionListener, DecisionLog, EndpointSpec, LoadedConfig, PluginDefinition, RequestParser, SchedulerMetrics } from '@switchyard/core';
-import { FlowControlMetrics, createFlowController, flowControlPlugins, type FlowController } from '@switchyard/flow-control';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, readMetricsTls, recordDecisions, withScrapePort } from '@switchyard/core';
+import type { Clock, DecisionListener, DecisionLog, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
+import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
 import { EndpointRotation } from '../gateway/rotation.js';
@@ -33,8 +33,8 @@ export interface PoolBuildContext {
   readonly section: GatewaySection;
   /** Picker metrics shared by every pool (one set of `llm_d_epp_*` series). */
   readonly schedulerMetrics: SchedulerMetrics;
-  /** Extra plugin definitions (prefix-index plugins, user plugins); they replace core built-ins of the same type. */
-  readonly plugins: readonly PluginDefinition[];
+  /** Plugin packs (prefix-index, flow-control, user plugins); see `createPickerFromConfig` for the rules. */
+  readonly packs: readonly PluginPack[];
   /** Poll model servers' `/metrics`. */
   readonly scrape: boolean;
   /** Called with each pool's scraper before it starts (to report its polls). */
@@ -79,9 +79,9 @@ const specOf = (e: GatewayEndpointInput): EndpointSpec => {
 };
 
 /**
- * Builds one pool: endpoint pool, circuit-breaking rotation, metrics scraper, plugin registry
- * (core built-ins + flow-control + extras), the llm-d config, flow control when its feature gate
- * is on (llm-d's legacy admission otherwise), and the EndpointPicker.
+ * Builds one pool: endpoint pool, circuit-breaking rotation, metrics scraper, and the picker from
+ * the pool's config and the gateway's packs (core's `createPickerFromConfig`: flow control when
+ * its feature gate is on, llm-d's legacy admission otherwise).
  * @throws SwitchyardError `CONFIG_INVALID` from the config loader, the flow-control settings, or
  *   for a metrics TLS file that cannot be read, naming the pool
  * @public
@@ -93,31 +93,24 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const cb = section.circuitBreaker;
   const rotation = cb.enabled ? new EndpointRotation({ source, clock, failureThreshold: cb.failureThreshold, cooldownMs: cb.cooldownMs, probeAfterMs: cb.probeAfterMs, minInRotation: cb.minInRotation }) : undefined;
   const pool = rotation?.pool ?? source;
-  const registry = createDefaultRegistry();
-  const builtIn = new Set(registry.types());
-  registry.registerAll(flowControlPlugins);
-  // Extras (prefix-index, user plugins) replace a core built-in of the same type, as
-  // prefix-index's own `prefix-based-pd-decider` does; a clash among extras is an error.
-  for (const def of ctx.plugins) registry.register(def, { replace: builtIn.has(def.type) });
-  let loaded: LoadedConfig | undefined;
+  const fcRegistry = new Registry();
+  let built: PickerFromConfig;
   let tls;
-  let fcRegistry: Registry | undefined;
-  let picker: EndpointPicker;
-  let admission: FlowController | undefined;
   try {
-    loaded = loadConfig(spec.document, { registry, pool, clock });
-    tls = ctx.scrape ? readMetricsTls(loaded.dataLayerSettings.scrape) : undefined;
-    if (loaded.hasFeatureGate('flowControl')) {
-      fcRegistry = new Registry();
-      admission = createFlowController({ pool, clock, config: loaded.flowControl, plugins: loaded.plugins, metrics: new FlowControlMetrics({ registry: fcRegistry, poolName: spec.name }) });
-    }
-    picker = new EndpointPicker({ pool, config: loaded, clock, admission, metrics: ctx.schedulerMetrics, poolName: spec.name });
+    built = createPickerFromConfig({ config: spec.document, pool, clock, packs: ctx.packs, metrics: ctx.schedulerMetrics, admissionMetrics: fcRegistry, poolName: spec.name });
   } catch (err) {
     if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();
-    // Plugins may already hold sockets (ZMQ subscribers) that would keep the process alive; a
-    // config that failed to load closed its own.
-    if (loaded !== undefined) abandonPlugins(configPlugins(loaded));
+    throw err;
+  }
+  const { picker, config: loaded } = built;
+  try {
+    tls = ctx.scrape ? readMetricsTls(loaded.dataLayerSettings.scrape) : undefined;
+  } catch (err) {
+    if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
+    rotation?.close();
+    // Closing the picker stops its admission and closes the plugins (ZMQ subscribers hold sockets).
+    void picker.close().catch(() => undefined);
     throw err;
   }
   const scrape = loaded.dataLayerSettings.scrape;
@@ -145,9 +138,9 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
     source,
     picker,
-    registry: fcRegistry,
+    registry: built.admission === undefined ? undefined : fcRegistry,
     config: loaded,
-    flowController: admission,
+    flowController: built.admission instanceof FlowController ? built.admission : undefined,
     parsers: loaded.parsers,
     close: async () => {
       await picker.close();

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import { loadPrefixIndexPlugins } from '@switchyard/prefix-index';
+import { flowControlPack } from '@switchyard/flow-control';
+import { prefixIndexPack } from '@switchyard/prefix-index';
 import { DecisionLog, SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
-import type { Clock, ConsoleHandler, DecisionListener, PluginDefinition, RequestParser } from '@switchyard/core';
+import type { Clock, ConsoleHandler, DecisionListener, PluginDefinition, PluginPack, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -34,6 +35,8 @@ export interface GatewayFromConfigOptions {
   readonly clock?: Clock;
   /** Extra plugin types for every pool (your own; they replace built-ins of the same type). */
   readonly plugins?: readonly PluginDefinition[];
+  /** Extra plugin packs for every pool, after prefix-index's and flow-control's. */
+  readonly packs?: readonly PluginPack[];
   /**
    * Register `@switchyard/prefix-index`'s plugins (prefix-cache scorer, producers, affinity
    * filter...), so llm-d's default profile includes `prefix-cache-scorer` (weight 3). @default true
@@ -100,7 +103,12 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     section,
     // Per-plugin timings on one cycle in 32: timing every plugin call costs more than the plugins.
     schedulerMetrics: new SchedulerMetrics({ registry, pluginSampleEvery: 32 }),
-    plugins: [...(options.prefixIndex === false ? [] : await loadPrefixIndexPlugins({ registry })), ...(options.plugins ?? [])],
+    packs: [
+      ...(options.prefixIndex === false ? [] : [prefixIndexPack({ registry })]),
+      flowControlPack,
+      ...(options.packs ?? []),
+      ...(options.plugins === undefined ? [] : [{ name: 'GatewayFromConfigOptions.plugins', plugins: options.plugins }]),
+    ],
     scrape: options.scrapeMetrics ?? true,
     onScraper: (pool, scraper) => {
       reportScrapes(pool, scraper, metrics, options.log);

@@ -1,8 +1,5 @@
 import { invalid } from './issues.js';
 
-/** Flow-control plugins added (when registered) if the `flowControl` gate is on and none of that type is configured. @public */
-export const FLOW_CONTROL_DEFAULT_TYPES = ['fcfs-ordering-policy', 'global-strict-fairness-policy', 'static-usage-limit-policy'] as const;
-
 /**
  * Checks every `pluginRef` / `*Ref` string inside the `flowControl` block names a configured
  * plugin, so a typo fails at load time with its path instead of at the first request.

@@ -8,6 +8,5 @@ export { endpointPickerConfigSchema, pluginSpecSchema, profilePluginSchema, prof
 export type { EndpointPickerConfigDocument, PluginSpec, ProfileDocument } from './schema.js';
 export { defaultScorerWeights, PREFIX_CACHE_SCORER } from './defaults.js';
 export { DEFAULT_PICKER } from './profiles.js';
-export { FLOW_CONTROL_DEFAULT_TYPES } from './flow-control-refs.js';
 export { dataLayerSchema, withScrapePort } from './data-layer-settings.js';
 export type { DataLayerSettings, MetricsScrapeSettings } from './data-layer-settings.js';

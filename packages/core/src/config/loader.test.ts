@@ -14,13 +14,13 @@ import {
   type LoadedConfig,
   type PluginRegistry,
 } from '@switchyard/core';
-import { standInFlowControl, standInPrefixProducer, standInPrefixScorer } from './test-standins.js';
+import { standInFlowControlPack, standInPrefixProducer, standInPrefixScorer } from './test-standins.js';
 
 const testdata = (name: string): string => readFileSync(new URL(`./testdata/${name}`, import.meta.url), 'utf8');
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 
 function withPrefix(): PluginRegistry {
-  return createDefaultRegistry().registerAll([standInPrefixScorer, standInPrefixProducer, ...standInFlowControl]);
+  return createDefaultRegistry().registerAll([standInPrefixScorer, standInPrefixProducer]).registerPack(standInFlowControlPack);
 }
 
 const load = (source: string | object, registry: PluginRegistry = createDefaultRegistry(), extra: { allowExperimental?: boolean } = {}): LoadedConfig =>

@@ -11,7 +11,7 @@ import { isRequestParser } from '../request/parser-plugins.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
 import { resolveDataLayer, type DataLayerSettings } from './data-layer-settings.js';
 import { effectiveDocument, printYaml } from './effective.js';
-import { FLOW_CONTROL_DEFAULT_TYPES, checkFlowControlRefs } from './flow-control-refs.js';
+import { checkFlowControlRefs } from './flow-control-refs.js';
 import { createInstances } from './instances.js';
 import { configError, invalid } from './issues.js';
 import { parseConfigText } from './parse-source.js';
@@ -84,7 +84,8 @@ function nextName(taken: (n: string) => boolean, type: string): string {
  * scorers gets queue-scorer 2, kv-cache-utilization-scorer 2 and (when registered)
  * prefix-cache-scorer 3; profiles without a picker get `max-score-picker`; one profile and no
  * handler gets `single-profile-handler`; consumed attributes without a producer get their
- * registered default producer; with the `flowControl` gate, missing default policies are added.
+ * registered default producer; the registry's packs add their default types when missing (flow
+ * control's policies when the `flowControl` gate is on).
  * When it throws, the plugins it had already created are closed.
  * @throws SwitchyardError `CONFIG_INVALID` whose message names the path and the problem
  * @public
@@ -137,13 +138,9 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
   const { profiles, effective: effectiveProfiles } = buildProfiles(doc.schedulingProfiles, instances, byName, options.registry, autoCreate);
   const profileHandler = resolveHandler(instances, profiles, autoCreate);
 
-  const flowControlOn = doc.featureGates.includes('flowControl');
-  if (flowControlOn) {
-    const detectorRef = (doc.flowControl?.saturationDetector as { pluginRef?: unknown } | undefined)?.pluginRef;
-    const wanted = [...FLOW_CONTROL_DEFAULT_TYPES, ...(detectorRef === undefined ? ['utilization-detector'] : [])];
-    for (const type of wanted) {
-      if (options.registry.has(type) && !instances.some((i) => i.plugin.type === type)) autoCreate(type);
-    }
+  // Packs name the plugins a config gets by default (flow control's policies when its gate is on).
+  for (const type of options.registry.defaultTypes({ featureGates: doc.featureGates, flowControl: doc.flowControl })) {
+    if (!instances.some((i) => i.plugin.type === type)) autoCreate(type);
   }
   if (doc.flowControl !== undefined) checkFlowControlRefs(doc.flowControl, (n) => byName.has(n));
 

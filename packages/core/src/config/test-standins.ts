@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Attributes } from '../scheduling/attributes.js';
+import type { PluginPack } from '../registry/plugin-pack.js';
 import { definePlugin, type PluginDefinition } from '../registry/types.js';
 import type { DataProducer, Scorer } from '../scheduling/plugins.js';
 
@@ -34,10 +35,13 @@ export const standInPrefixProducer = definePlugin({
 
 const policy = (type: string): PluginDefinition => definePlugin({ type, parameters: z.strictObject({}), create: (_p, ctx) => ({ type, name: ctx.name }) });
 
-/** Flow-control policy types. */
-export const standInFlowControl: readonly PluginDefinition[] = [
-  policy('round-robin-fairness-policy'),
-  policy('global-strict-fairness-policy'),
-  policy('fcfs-ordering-policy'),
-  policy('static-usage-limit-policy'),
-];
+/** Flow-control policy types, and flow-control's default types when its gate is on. */
+export const standInFlowControlPack: PluginPack = {
+  name: 'stand-in flow control',
+  plugins: [policy('round-robin-fairness-policy'), policy('global-strict-fairness-policy'), policy('fcfs-ordering-policy'), policy('static-usage-limit-policy')],
+  defaultTypes: (s) => {
+    if (!s.featureGates.includes('flowControl')) return [];
+    const detector = (s.flowControl?.['saturationDetector'] as { pluginRef?: unknown } | undefined)?.pluginRef;
+    return ['fcfs-ordering-policy', 'global-strict-fairness-policy', 'static-usage-limit-policy', ...(detector === undefined ? ['utilization-detector'] : [])];
+  },
+};

@@ -13,7 +13,7 @@ import {
   type Decision,
   type Scorer,
 } from '@switchyard/core';
-import { flowControlPlugins, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
+import { flowControlPack, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
 import { flush } from '../test-fixtures.js';
 
 const yaml = readFileSync(new URL('./testdata/llm-d-guide.yaml', import.meta.url), 'utf8');
@@ -39,7 +39,7 @@ function setup(endpoints = 1): Setup {
   const clock = new ManualClock();
   const pool = new EndpointPool();
   for (let i = 0; i < endpoints; i++) pool.add({ address: `10.1.0.${i + 1}:8000` });
-  const registry = createDefaultRegistry().registerAll([...flowControlPlugins, prefixScorerStandIn]);
+  const registry = createDefaultRegistry().registerAll([prefixScorerStandIn]).registerPack(flowControlPack);
   const loaded = loadConfig(yaml, { registry, pool, clock });
   const fc = flowControllerForConfig(loaded, { pool, clock });
   if (fc === undefined) throw new Error('the guide config enables the flowControl gate');
@@ -68,7 +68,7 @@ const codeOf = (c: Call): string | undefined => (isSwitchyardError(c.error) ? c.
 describe('the llm-d flow-control guide config', () => {
   it('needs the flowControl feature gate', () => {
     const pool = new EndpointPool();
-    const registry = createDefaultRegistry().registerAll([...flowControlPlugins, prefixScorerStandIn]);
+    const registry = createDefaultRegistry().registerAll([prefixScorerStandIn]).registerPack(flowControlPack);
     const withoutGate = loadConfig(yaml.replace('featureGates:\n- flowControl\n', 'featureGates: []\n'), { registry, pool });
     expect(withoutGate.featureGates).toEqual([]);
     expect(flowControllerForConfig(withoutGate, { pool })).toBeUndefined();

@@ -25,7 +25,7 @@ export function createFlowController(options: FlowControllerOptions): FlowContro
  * then uses the legacy admission controller, as llm-d does without the gate).
  * @example
  * ```ts
- * const registry = createDefaultRegistry().registerAll(flowControlPlugins);
+ * const registry = createDefaultRegistry().registerPack(flowControlPack);
  * const loaded = loadConfig(yamlText, { registry, pool });
  * const picker = new EndpointPicker({ pool, config: loaded, admission: flowControllerForConfig(loaded, { pool }) });
  * ```

@@ -122,9 +122,8 @@ export const priorityHoldbackPolicyPlugin = definePlugin({
 });
 
 /**
- * Every flow-control policy plugin definition. Register them next to core's built-ins so a
- * config's `plugins` list can declare them:
- * `registry.registerAll(flowControlPlugins)`.
+ * Every flow-control policy plugin definition. Prefer registering `flowControlPack`, which also
+ * gives `flowControl`-gated configs llm-d's default policies.
  * @public
  */
 export const flowControlPlugins: readonly PluginDefinition[] = [

@@ -19,6 +19,6 @@ export { createAffinityFilter, affinityFilterDefinition, affinityFilterParameter
 export type { AffinityFilterOptions, AffinityFilterParams } from './affinity-filter.js';
 export { createPdDecider, pdDeciderDefinition, pdDeciderParameters, PREFIX_BASED_PD_DECIDER } from './pd-decider.js';
 export type { PdDeciderOptions, PdDeciderParams } from './pd-decider.js';
-export { loadPrefixIndexPlugins, registerPrefixIndexPlugins } from './load-plugins.js';
+export { loadPrefixIndexPlugins, registerPrefixIndexPlugins, prefixIndexPack } from './load-plugins.js';
 export type { PrefixIndexPluginOptions } from './load-plugins.js';
 export { prefixIndexConsoleSource } from './console-source.js';

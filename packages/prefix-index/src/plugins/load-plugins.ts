@@ -1,7 +1,7 @@
-import { prefixBasedPdDeciderPlugin, type PluginDefinition, type PluginRegistry } from '@switchyard/core';
+import { prefixBasedPdDeciderPlugin, type PluginDefinition, type PluginPack, type PluginRegistry } from '@switchyard/core';
 import type { Registry } from 'prom-client';
 import { consoleLogger, type Logger } from '../api/logger.js';
-import { createPrefixHasher, type PrefixHasher } from '../hashing/prefix-hasher.js';
+import { PrefixHasher } from '../hashing/prefix-hasher.js';
 import { createPrefixIndexMetrics, type PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import type { ZmqModule } from '../subscriber/zmq-types.js';
 import type { Tokenizer } from '../tokenizer/types.js';
@@ -33,35 +33,51 @@ export interface PrefixIndexPluginOptions {
 }
 
 /**
- * Creates the prefix hasher and returns the package's plugin definitions, ready for
- * `registry.registerAll(...)`: `token-producer`, `approx-prefix-cache-producer`,
+ * The package as a plugin pack: `token-producer`, `approx-prefix-cache-producer`,
  * `precise-prefix-cache-producer`, `prefix-cache-scorer`, `no-hit-lru-scorer` and
- * `prefix-cache-affinity-filter`. `prefix-based-pd-decider` is core's (it only reads the match
- * info these producers write), so the list adds nothing `createDefaultRegistry()` already has.
+ * `prefix-cache-affinity-filter`, sharing one hasher, metrics and logger. `prefix-based-pd-decider`
+ * is core's (it only reads the match info these producers write), so the pack adds nothing
+ * `createDefaultRegistry()` already has. With `prefix-cache-scorer` registered, llm-d's default
+ * profile includes it (weight 3).
+ * @example
+ * ```ts
+ * const { picker } = createPickerFromConfig({ config: yamlText, pool, packs: [prefixIndexPack({ registry: promRegistry })] });
+ * ```
+ * @public
+ */
+export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginPack {
+  const logger = options.logger ?? consoleLogger;
+  const env: PrefixPluginEnv = {
+    hasher: options.hasher ?? new PrefixHasher(),
+    metrics: options.metrics ?? createPrefixIndexMetrics({ logger, ...(options.registry === undefined ? {} : { registry: options.registry }) }),
+    logger,
+    tokenizer: options.tokenizer,
+    zeromq: options.zeromq,
+  };
+  return {
+    name: '@switchyard/prefix-index',
+    plugins: [
+      tokenProducerDefinition(env),
+      legacyTokenizerDefinition(env),
+      approximateProducerDefinition(env),
+      preciseProducerDefinition(env),
+      prefixCacheScorerDefinition(env),
+      noHitLruScorerDefinition,
+      affinityFilterDefinition,
+    ],
+  };
+}
+
+/**
+ * The definitions of {@link prefixIndexPack}, ready for `registry.registerAll(...)`.
  * @example
  * ```ts
  * const registry = createDefaultRegistry().registerAll(await loadPrefixIndexPlugins({ registry: promRegistry }));
  * ```
  * @public
  */
-export async function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): Promise<PluginDefinition[]> {
-  const logger = options.logger ?? consoleLogger;
-  const env: PrefixPluginEnv = {
-    hasher: options.hasher ?? (await createPrefixHasher()),
-    metrics: options.metrics ?? createPrefixIndexMetrics({ logger, ...(options.registry === undefined ? {} : { registry: options.registry }) }),
-    logger,
-    tokenizer: options.tokenizer,
-    zeromq: options.zeromq,
-  };
-  return [
-    tokenProducerDefinition(env),
-    legacyTokenizerDefinition(env),
-    approximateProducerDefinition(env),
-    preciseProducerDefinition(env),
-    prefixCacheScorerDefinition(env),
-    noHitLruScorerDefinition,
-    affinityFilterDefinition,
-  ];
+export function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): Promise<PluginDefinition[]> {
+  return Promise.resolve([...prefixIndexPack(options).plugins]);
 }
 
 /**

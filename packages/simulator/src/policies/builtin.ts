@@ -1,20 +1,21 @@
 import {
   EndpointPicker,
   createDefaultRegistry,
+  createPickerFromConfig,
   createSchedulerConfig,
   isPicker,
   isScorer,
-  loadConfig,
   type AdmissionController,
   type LoadedConfig,
   type Picker,
   type Plugin,
+  type PluginPack,
   type PluginRegistry,
   type SchedulerConfig,
   type Scorer,
 } from '@switchyard/core';
-import { createFlowController, flowControlPlugins } from '@switchyard/flow-control';
-import { registerPrefixIndexPlugins, type PreciseKvIndex } from '@switchyard/prefix-index';
+import { flowControlPack } from '@switchyard/flow-control';
+import { prefixIndexPack, type PreciseKvIndex } from '@switchyard/prefix-index';
 import { SwitchyardError } from '@switchyard/core';
 import type { KvEventBatch } from '../engine/kv-events.js';
 import { priorityObjectives } from '../fleet/request.js';
@@ -50,10 +51,15 @@ const DESCRIPTIONS: Record<BuiltinPolicyName, string> = {
  * `round-robin-picker`.
  * @public
  */
-export async function createSimulatorRegistry(): Promise<PluginRegistry> {
-  const registry = createDefaultRegistry().registerAll(flowControlPlugins).registerAll([roundRobinPickerPlugin]);
-  await registerPrefixIndexPlugins(registry);
-  return registry;
+export function createSimulatorRegistry(): Promise<PluginRegistry> {
+  const registry = createDefaultRegistry();
+  for (const pack of simulatorPacks()) registry.registerPack(pack);
+  return Promise.resolve(registry);
+}
+
+/** The packs of {@link createSimulatorRegistry}. */
+function simulatorPacks(): PluginPack[] {
+  return [prefixIndexPack(), flowControlPack, { name: '@switchyard/simulator', plugins: [roundRobinPickerPlugin] }];
 }
 
 /** The precise indexes of a config's plugins (producers expose theirs as `index`). */
@@ -74,11 +80,21 @@ function preciseIndexes(plugins: ReadonlyMap<string, Plugin>): PreciseKvIndex[] 
  */
 export function pickerPolicy(name: string, description: string, ctx: PolicyContext, config: SchedulerConfig | LoadedConfig): SimPolicy {
   const loaded = config as Partial<LoadedConfig>;
-  let admission: AdmissionController | undefined;
-  if (loaded.hasFeatureGate?.('flowControl') === true) {
-    admission = createFlowController({ pool: ctx.pool, clock: ctx.clock, config: loaded.flowControl, plugins: config.plugins, metrics: false });
-  }
+  // The flow-control pack's own factory, as createPickerFromConfig would call it.
+  const admission: AdmissionController | undefined =
+    loaded.featureGates === undefined ? undefined : flowControlPack.admission?.({ pool: ctx.pool, clock: ctx.clock, config: { featureGates: loaded.featureGates, flowControl: loaded.flowControl, plugins: config.plugins }, poolName: undefined, metrics: false });
   const picker = new EndpointPicker({ pool: ctx.pool, clock: ctx.clock, random: ctx.random, config, objectives: priorityObjectives, ...(admission === undefined ? {} : { admission }) });
+  return policyOf(name, description, picker, config);
+}
+
+/** A policy from an EndpointPickerConfig document, assembled by core's `createPickerFromConfig` with the simulator's packs. */
+function documentPolicy(name: string, description: string, ctx: PolicyContext, document: string | object): SimPolicy {
+  const { picker, config } = createPickerFromConfig({ config: document, pool: ctx.pool, clock: ctx.clock, random: ctx.random, objectives: priorityObjectives, packs: simulatorPacks() });
+  return policyOf(name, description, picker, config);
+}
+
+/** A running picker as a simulated policy: KV events go to every precise index the config holds. */
+function policyOf(name: string, description: string, picker: EndpointPicker, config: SchedulerConfig): SimPolicy {
   const indexes = preciseIndexes(config.plugins);
   const closers = [...config.plugins.values()].filter((p): p is Plugin & { close(): unknown } => typeof (p as { close?: unknown }).close === 'function');
   return {
@@ -164,16 +180,16 @@ export function builtinPolicy(name: string): PolicyFactory {
       case 'random':
         return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({ ...opts, profiles: [{ picker: picker('random-picker') }] }));
       case 'least-queue':
-        return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig({
+        return documentPolicy(n, DESCRIPTIONS[n], ctx, {
           apiVersion: 'llm-d.ai/v1',
           kind: 'EndpointPickerConfig',
           plugins: [{ type: 'active-request-scorer' }],
           schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'active-request-scorer', weight: 1 }] }],
-        }, opts));
+        });
       case 'default':
-        return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' }, opts));
+        return documentPolicy(n, DESCRIPTIONS[n], ctx, { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' });
       case 'precise':
-        return pickerPolicy(n, DESCRIPTIONS[n], ctx, loadConfig(preciseConfig(ctx.modelName), opts));
+        return documentPolicy(n, DESCRIPTIONS[n], ctx, preciseConfig(ctx.modelName));
       case 'cache-greedy':
         return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({
           ...opts,
@@ -200,9 +216,5 @@ export function builtinPolicy(name: string): PolicyFactory {
  * @public
  */
 export function configPolicy(name: string, text: string): PolicyFactory {
-  return async (ctx) => {
-    const registry = await createSimulatorRegistry();
-    const config = loadConfig(text, { registry, pool: ctx.pool, clock: ctx.clock });
-    return pickerPolicy(name, `EndpointPickerConfig from ${name}`, ctx, config);
-  };
+  return (ctx) => Promise.resolve(documentPolicy(name, `EndpointPickerConfig from ${name}`, ctx, text));
 }

@@ -1,0 +1,2 @@
+export { createPickerFromConfig } from './picker-from-config.js';
+export type { PickerFromConfigOptions, PickerFromConfig } from './picker-from-config.js';
