@@ -21,3 +21,4 @@ export * from './picker/index.js';
 export * from './console/index.js';
 export * from './logging/index.js';
 export * from './assembly/index.js';
+export * from './tracing/index.js';

@@ -36,6 +36,8 @@ export interface EppCliArgs {
   readonly logLevel: LogLevel;
   /** Log line format. */
   readonly logFormat: 'auto' | 'json' | 'pretty';
+  /** Emit OpenTelemetry spans through `@opentelemetry/api` (with the SDK the process registered). */
+  readonly otel: boolean;
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -46,7 +48,7 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE] [--endpoints ip:
                       [--grpc-port 9002] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
                       [--max-body-bytes N] [--trust-headers true|false] [--console]
-                      [--log-level info] [--log-format auto|json|pretty]
+                      [--log-level info] [--log-format auto|json|pretty] [--otel]
        switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
 
 Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
@@ -70,6 +72,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --log-level L             trace, debug, info (default), warn, error, fatal or silent; one JSON
                             line per failed request at warn, per successful one at debug
   --log-format F            json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
+  --otel                    OpenTelemetry spans per request through @opentelemetry/api, exported
+                            by the SDK the process registers (node --import)
   -h, --help                show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
@@ -115,6 +119,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         console: { type: 'boolean' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
+        otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -153,6 +158,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     console: values.console === true,
     logLevel: parseLogLevel(values['log-level'] ?? 'info'),
     logFormat,
+    otel: values.otel === true,
     help: values.help === true,
   };
 }

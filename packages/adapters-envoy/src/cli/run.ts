@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createLogger, requestLogger, type LogSink } from '@switchyard/core';
+import { createLogger, loadOpenTelemetry, openTelemetryDecisionTracer, requestLogger, type LogSink } from '@switchyard/core';
 import { startEpp, type RunningEpp } from '../epp/start-epp.js';
 import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
 import { runEppExplain } from './explain.js';
@@ -35,7 +35,10 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     return 0;
   }
   const endpoints = args.endpointsFile === undefined ? (args.endpoints ?? []) : splitEndpoints(await readFile(args.endpointsFile, 'utf8'));
+  const otel = args.otel ? await loadOpenTelemetry() : undefined;
+  if (args.otel && otel === undefined) io.stderr('switchyard-epp: --otel: @opentelemetry/api is not installed; no spans\n');
   const epp = await startEpp({
+    ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
     configText: args.config === undefined ? undefined : await readFile(args.config, 'utf8'),
     resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
     endpoints,

@@ -23,6 +23,7 @@ import {
   recordDecisions,
   splitConsoleSection,
   type DecisionListener,
+  type DecisionTracer,
 } from '@switchyard/core';
 import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
@@ -73,6 +74,8 @@ export interface EppOptions {
   readonly console?: boolean | undefined;
   /** Called once per request when it ends, with its decision record (the request log). */
   readonly onRequestEnd?: DecisionListener | undefined;
+  /** OpenTelemetry spans per request (`openTelemetryDecisionTracer(await loadOpenTelemetry())`). */
+  readonly tracer?: DecisionTracer | undefined;
 }
 
 /**
@@ -160,7 +163,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
     server = await startEppServer({
-      scheduler: decisions === undefined && options.onRequestEnd === undefined ? picker : recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd }),
+      scheduler: decisions === undefined && options.onRequestEnd === undefined && options.tracer === undefined ? picker : recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd, tracer: options.tracer }),
       pool,
       clock,
       host,

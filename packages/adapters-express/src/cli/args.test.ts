@@ -11,9 +11,10 @@ describe('parseGatewayArgs', () => {
       console: false,
       logLevel: 'info',
       logFormat: 'auto',
+      otel: false,
       help: false,
     });
-    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', help: false });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', otel: false, help: false });
     expect(parseGatewayArgs(['--log-level', 'debug', '--log-format', 'json'])).toMatchObject({ logLevel: 'debug', logFormat: 'json' });
     expect(parseGatewayArgs(['--console']).console).toBe(true);
     expect(parseGatewayArgs(['-h']).help).toBe(true);

@@ -20,13 +20,15 @@ export interface GatewayCliArgs {
   readonly logLevel: LogLevel;
   /** Log line format. */
   readonly logFormat: 'auto' | 'json' | 'pretty';
+  /** Emit OpenTelemetry spans through `@opentelemetry/api` (with the SDK the process registered). */
+  readonly otel: boolean;
   /** Print usage and exit. */
   readonly help: boolean;
 }
 
 /** Usage text of the CLI. @public */
 export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
-                          [--log-level info] [--log-format auto|json|pretty]
+                          [--log-level info] [--log-format auto|json|pretty] [--otel]
        switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
 
 Runs an OpenAI-compatible inference gateway that schedules every request with Switchyard.
@@ -42,6 +44,8 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
   --log-level L        trace, debug, info (default), warn, error, fatal or silent; one JSON line
                        per failed request at warn, per successful one at debug
   --log-format F       json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
+  --otel               OpenTelemetry spans per request (parse is not yet covered) through
+                       @opentelemetry/api, exported by the SDK the process registers (node --import)
   -h, --help           show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
@@ -65,6 +69,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         console: { type: 'boolean' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
+        otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -86,5 +91,5 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const format = values['log-format'] ?? 'auto';
   if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${format}"`);
   const logLevel = parseLogLevel(values['log-level'] ?? 'info');
-  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, help: values.help === true };
+  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, help: values.help === true };
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createLogger, isSwitchyardError, requestLogger, type LogSink } from '@switchyard/core';
+import { createLogger, isSwitchyardError, loadOpenTelemetry, openTelemetryDecisionTracer, requestLogger, type LogSink } from '@switchyard/core';
 import type { PluginDefinition } from '@switchyard/core';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
@@ -48,7 +48,10 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
         return { kind: 'exit', code: 2 };
       }
     }
+    const otel = args.otel ? await loadOpenTelemetry() : undefined;
+    if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
     const gateway = await createGatewayFromConfig({
+      ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
       ...(text === undefined ? {} : { config: text }),
       ...(args.config === undefined ? {} : { configPath: args.config }),
       ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),

@@ -1,5 +1,5 @@
 import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, readMetricsTls, recordDecisions, withScrapePort } from '@switchyard/core';
-import type { Clock, DecisionListener, DecisionLog, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
+import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
@@ -43,6 +43,8 @@ export interface PoolBuildContext {
   readonly decisions?: DecisionLog | undefined;
   /** Called once per request when it ends (the request log). */
   readonly onDecisionEnd?: DecisionListener | undefined;
+  /** OpenTelemetry spans per request. */
+  readonly tracer?: DecisionTracer | undefined;
 }
 
 /**
@@ -133,7 +135,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     ctx.onScraper?.(spec.name, scraper);
     scraper.start();
   }
-  const scheduler = ctx.decisions === undefined && ctx.onDecisionEnd === undefined ? picker : recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd });
+  const scheduler = ctx.decisions === undefined && ctx.onDecisionEnd === undefined && ctx.tracer === undefined ? picker : recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd, tracer: ctx.tracer });
   return {
     pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
     source,

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { flowControlPack } from '@switchyard/flow-control';
 import { prefixIndexPack } from '@switchyard/prefix-index';
 import { DecisionLog, SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
-import type { Clock, ConsoleHandler, DecisionListener, PluginDefinition, PluginPack, RequestParser } from '@switchyard/core';
+import type { Clock, ConsoleHandler, DecisionListener, DecisionTracer, PluginDefinition, PluginPack, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -54,6 +54,8 @@ export interface GatewayFromConfigOptions {
   readonly console?: boolean;
   /** Called once per request when it ends, with its decision record (the request log). */
   readonly onRequestEnd?: DecisionListener;
+  /** OpenTelemetry spans per request (`openTelemetryDecisionTracer(await loadOpenTelemetry())`). */
+  readonly tracer?: DecisionTracer;
   /** Handler options not expressible in the config (classify hook, dispatcher...). */
   readonly handler?: Partial<Omit<GatewayOptions, 'scheduler' | 'models' | 'endpoints' | 'rotation'>>;
 }
@@ -115,6 +117,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     },
     decisions,
     onDecisionEnd: options.onRequestEnd,
+    tracer: options.tracer,
   };
   const pools: BuiltPool[] = [];
   const closeAll = async (): Promise<void> => {

@@ -5,6 +5,7 @@ import type { InferenceRequest } from '../request/types.js';
 import type { RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
+import type { DecisionTracer, RequestSpans } from '../tracing/decision-spans.js';
 import { errorName, type DecisionLog, type DecisionRecord } from './decision-log.js';
 
 /**
@@ -25,6 +26,8 @@ export interface RecordDecisionsOptions {
   readonly clock?: Clock | undefined;
   /** Pool name written in each record. @default 'default' */
   readonly pool?: string;
+  /** OpenTelemetry spans per request (see `openTelemetryDecisionTracer`); turns tracing on. */
+  readonly tracer?: DecisionTracer | undefined;
   /** Called once per request when it ends. */
   readonly onEnd?: DecisionListener | undefined;
 }
@@ -41,7 +44,8 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
   const pool = options.pool ?? 'default';
   const log = options.log;
   const clock = options.clock ?? log?.clock ?? systemClock;
-  const trace = log !== undefined;
+  const tracer = options.tracer;
+  const trace = log !== undefined || tracer !== undefined;
   return {
     async pick(request: InferenceRequest, pickOptions: PickOptions = {}): Promise<Decision> {
       const fresh: DecisionRecord = {
@@ -62,6 +66,7 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
         trace: undefined,
       };
       const record = log === undefined ? fresh : log.push(fresh);
+      const spans = tracer?.begin(request, pool, record.at);
       let decision: Decision;
       try {
         decision = await scheduler.pick(request, trace ? { ...pickOptions, trace: true } : pickOptions);
@@ -69,6 +74,7 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
         record.outcome = 'rejected';
         record.error = errorName(err);
         record.totalMs = clock.now() - record.at;
+        spans?.rejected(err, clock.now());
         options.onEnd?.(record);
         throw err;
       }
@@ -79,8 +85,9 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
       record.endpoint = decision.primary.id;
       record.fallbacks = decision.fallbacks.map((e) => e.id);
       record.scheduleMs = clock.now() - record.at;
-      record.trace = decision.trace;
-      return new RecordedDecision(decision, record, clock, options.onEnd);
+      record.trace = log === undefined ? undefined : decision.trace;
+      spans?.decided(decision, clock.now());
+      return new RecordedDecision(decision, record, clock, options.onEnd, spans);
     },
   };
 }
@@ -91,9 +98,11 @@ class RecordedDecision implements Decision {
   readonly #record: DecisionRecord;
   readonly #clock: Clock;
   readonly #onEnd: DecisionListener | undefined;
+  readonly #spans: RequestSpans | undefined;
   #done = false;
 
-  constructor(inner: Decision, record: DecisionRecord, clock: Clock, onEnd: DecisionListener | undefined) {
+  constructor(inner: Decision, record: DecisionRecord, clock: Clock, onEnd: DecisionListener | undefined, spans: RequestSpans | undefined) {
+    this.#spans = spans;
     this.#inner = inner;
     this.#record = record;
     this.#clock = clock;
@@ -130,6 +139,7 @@ class RecordedDecision implements Decision {
       r.totalMs = this.#clock.now() - r.at;
       r.outcome = outcome.kind;
       if (outcome.kind === 'error') r.error = outcome.status !== undefined ? `HTTP ${String(outcome.status)}` : outcome.error === undefined ? 'error' : errorName(outcome.error);
+      this.#spans?.ended(outcome, r.at + r.totalMs);
       this.#onEnd?.(r);
     }
     this.#inner.complete(outcome);

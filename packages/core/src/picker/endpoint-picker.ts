@@ -191,7 +191,7 @@ export class EndpointPicker implements RequestScheduler {
       this.#staleGauge?.set(staleness.stale);
       const candidates = staleness.endpoints;
 
-      const trace = options.trace === true ? new TraceRecorder(sreq.id, sreq.targetModel, sreq.priority, sreq.fairnessId) : undefined;
+      const trace = options.trace === true ? new TraceRecorder(sreq.id, sreq.targetModel, sreq.priority, sreq.fairnessId, () => clock.now()) : undefined;
       const ctx: CycleContext = trace === undefined ? this.#untracedCycle : { clock, random: this.#random, trace };
       const scheduler = this.scheduler;
       const observer = scheduler.sampleObserver();

@@ -17,6 +17,10 @@ export interface ProfileTrace {
   picked: readonly string[];
   /** Why the profile failed, when it did. */
   error?: string;
+  /** Clock time (ms) the profile started, when the recorder has a clock. */
+  startedAt?: number;
+  /** Clock time (ms) the profile ended, when the recorder has a clock. */
+  endedAt?: number;
 }
 
 /**
@@ -49,6 +53,8 @@ export interface DecisionTrace {
   /** Fairness id. */
   readonly fairnessId: string;
   readonly profiles: ProfileTrace[];
+  /** Clock time (ms) the request was admitted (scheduling began), when the recorder has a clock. */
+  readonly admittedAt?: number;
   /** Data producers that ran, in order, and any error they logged. */
   readonly producers: { readonly name: string; readonly error?: string }[];
 }
@@ -62,9 +68,12 @@ export class TraceRecorder {
   /** The trace being recorded. */
   readonly trace: DecisionTrace;
   #current: ProfileTrace | undefined;
+  readonly #now: (() => number) | undefined;
 
-  constructor(requestId: string, targetModel: string, priority: number, fairnessId: string) {
-    this.trace = { requestId, targetModel, priority, fairnessId, profiles: [], producers: [] };
+  /** @param now - clock reads for profile and admission times (spans); omitted: no times */
+  constructor(requestId: string, targetModel: string, priority: number, fairnessId: string, now?: () => number) {
+    this.#now = now;
+    this.trace = now === undefined ? { requestId, targetModel, priority, fairnessId, profiles: [], producers: [] } : { requestId, targetModel, priority, fairnessId, profiles: [], producers: [], admittedAt: now() };
   }
 
   /** Records a data producer run. */
@@ -75,6 +84,7 @@ export class TraceRecorder {
   /** Starts a profile with its candidate ids. */
   beginProfile(profile: string, candidates: readonly string[]): void {
     this.#current = { profile, candidates, filters: [], scorers: [], totals: {}, picked: [] };
+    if (this.#now !== undefined) this.#current.startedAt = this.#now();
     this.trace.profiles.push(this.#current);
   }
 
@@ -96,6 +106,7 @@ export class TraceRecorder {
     this.#current.totals = totals;
     this.#current.picked = picked;
     if (error !== undefined) this.#current.error = error;
+    if (this.#now !== undefined) this.#current.endedAt = this.#now();
     this.#current = undefined;
   }
 }
