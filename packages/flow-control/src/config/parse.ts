@@ -131,5 +131,6 @@ export function parseFlowControlConfig(
     bandGcMs: ext.bandGCTimeout ?? DEFAULTS.bandGcMs,
     evictionReclaimTimeoutMs: ext.evictionReclaimTimeout ?? DEFAULTS.evictionReclaimTimeoutMs,
     maxEvictionsPerCycle: ext.maxEvictionsPerCycle ?? DEFAULTS.maxEvictionsPerCycle,
+    admissionShares: ext.admissionShares ?? true,
   };
 }

@@ -56,6 +56,8 @@ const controllerExtensions = z.strictObject({
   evictionReclaimTimeout: duration.optional(),
   /** Upper bound on revocations awaiting reclaim at once (default 2, as llm-d's per-decision cap). */
   maxEvictionsPerCycle: z.number().int().positive().optional(),
+  /** Share a full band's room per flow: a newcomer within its share displaces a flow over it (default true). */
+  admissionShares: z.boolean().optional(),
 });
 
 /**

@@ -68,4 +68,10 @@ export interface FlowControlConfig {
   readonly evictionReclaimTimeoutMs: number;
   /** Revocations that may await reclaim at once. */
   readonly maxEvictionsPerCycle: number;
+  /**
+   * Whether a full band's room is shared per flow (`switchyard.admissionShares`, default true): a
+   * request of a flow within its fair share displaces the last request of a flow over its share
+   * instead of being refused. llm-d refuses whoever arrives at a full queue.
+   */
+  readonly admissionShares: boolean;
 }

@@ -14,6 +14,8 @@ export interface FlowControllerEvents {
   dispatched: [request: QueuedRequest, waitMs: number];
   /** A request was refused without queueing (capacity, shutting down, already cancelled). */
   rejected: [request: SchedulingRequest, outcome: QueueOutcome, error: SwitchyardError];
+  /** A queued request gave its place to a request of a flow under its fair share of the band (429). */
+  displaced: [request: QueuedRequest, waitMs: number, error: SwitchyardError];
   /** A queued request's TTL ran out. */
   expired: [request: QueuedRequest, waitMs: number, error: SwitchyardError];
   /** A queued request's caller cancelled; its slot is free. */

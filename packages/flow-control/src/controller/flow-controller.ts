@@ -14,6 +14,7 @@ import { parseFlowControlConfig } from '../config/parse.js';
 import type { FlowControlConfig } from '../config/types.js';
 import { FlowControlMetrics, type QueueOutcome } from '../metrics/flow-metrics.js';
 import { formatDuration } from '../units/duration.js';
+import { makeRoomFairly } from './admission-shares.js';
 import { Dispatcher } from './dispatcher.js';
 import type { FlowControllerEvents } from './events.js';
 import { createEvictor, type Evictor } from './eviction.js';
@@ -122,7 +123,8 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
 
     const table = this.#queues.table;
     const band = item.flow.band;
-    const verdict = table.admits(band, item.byteSize);
+    let verdict = table.admits(band, item.byteSize);
+    if (verdict !== 'ok' && this.config.admissionShares) verdict = makeRoomFairly(item, verdict, table, this.#displace);
     if (verdict !== 'ok') {
       const where = verdict === 'band' ? `band ${band.priority} (maxRequests ${band.settings.maxRequests}, maxBytes ${band.settings.maxBytes})` : 'the global limits';
       return this.#pool.size === 0
@@ -280,6 +282,14 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.emit('expired', item, waited, error);
     this.#dispatcher.schedule();
   }
+
+  /** Answers a queued request whose place a flow under its fair share of the band took. */
+  readonly #displace = (victim: FlowItem, by: FlowItem): void => {
+    this.#queues.unqueue(victim);
+    const error = new SwitchyardError('REJECTED_SATURATED', `flow control queue full: band ${victim.flow.priority} is shared per flow, and flow "${victim.flow.fairnessId}" held more than its share when "${by.flow.fairnessId}" arrived`);
+    this.#finalize(victim, 'EvictedOther', error);
+    this.emit('displaced', victim, this.#waited(victim, this.#clock.now()), error);
+  };
 
   #refuse(request: SchedulingRequest, flow: Flow | undefined, outcome: QueueOutcome, error: SwitchyardError): Promise<AdmissionGrant> {
     this.metrics?.outcome(flow?.metricCache ?? [], request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0);
