@@ -217,15 +217,37 @@ describe('EndpointPicker', () => {
       },
     });
     it('answers 412 for "return=minimal, if-available" without a cached prefix', async () => {
-      const picker = new EndpointPicker({ pool: fleet(2), config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(0)] }) });
+      const picker = new EndpointPicker({ pool: fleet(2), ifAvailable: { mode: 'shared' }, config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(0)] }) });
       const e = await rejection(picker.pick(chat({ prefer: 'return=minimal, if-available' })));
       expect(e.status).toBe(412);
     });
     it('serves "if-available" when the primary holds a prefix, and ignores "if-available-but-different"', async () => {
-      const warm = new EndpointPicker({ pool: fleet(2), config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(2)] }) });
+      const warm = new EndpointPicker({ pool: fleet(2), ifAvailable: { mode: 'shared' }, config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(2)] }) });
       (await warm.pick(chat({ prefer: 'if-available' }))).complete({ kind: 'success' });
-      const cold = new EndpointPicker({ pool: fleet(2), config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(0)] }) });
+      const cold = new EndpointPicker({ pool: fleet(2), ifAvailable: { mode: 'shared' }, config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(0)] }) });
       (await cold.pick(chat({ prefer: 'if-available-but-different' }))).complete({ kind: 'success' });
+    });
+    const secret = 'The confidential system prompt of tenant A. '.repeat(30);
+    const tenantChat = (tenant: string) =>
+      parseRequest({ path: '/v1/chat/completions', headers: { prefer: 'if-available', 'x-gateway-inference-fairness-id': tenant }, body: JSON.stringify({ model: 'llama', messages: [{ role: 'system', content: secret }, { role: 'user', content: 'hi' }] }) });
+    it('is off by default: the preference is ignored, so nobody can probe the shared cache', async () => {
+      const picker = new EndpointPicker({ pool: fleet(2), config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(0)] }) });
+      const d = await picker.pick(tenantChat('b'));
+      d.complete({ kind: 'success' });
+    });
+    it('with own-history, answers only from the asking fairness id\'s own history', async () => {
+      // The shared index says the prefix is cached everywhere (tenant A's requests put it there).
+      const picker = new EndpointPicker({ pool: fleet(1), ifAvailable: { mode: 'own-history' }, config: createSchedulerConfig({ profiles: [{}], producers: [withMatch(3)] }) });
+      // Tenant B probing tenant A's prompt learns nothing: 412 as if nothing were cached.
+      expect((await rejection(picker.pick(tenantChat('b')))).status).toBe(412);
+      const first = await rejection(picker.pick(tenantChat('a')));
+      expect(first.status).toBe(412);
+      // Once A sent the prefix itself (without the preference), A's if-available is served; B's still is not.
+      const plain = await picker.pick(parseRequest({ path: '/v1/chat/completions', headers: { 'x-gateway-inference-fairness-id': 'a' }, body: JSON.stringify({ model: 'llama', messages: [{ role: 'system', content: secret }, { role: 'user', content: 'first' }] }) }));
+      plain.complete({ kind: 'success' });
+      (await picker.pick(tenantChat('a'))).complete({ kind: 'success' });
+      expect((await rejection(picker.pick(tenantChat('b')))).status).toBe(412);
+      expect(() => new EndpointPicker({ pool: fleet(1), ifAvailable: { mode: 'sometimes' as never } })).toThrow('ifAvailable.mode must be off, own-history or shared, got "sometimes"');
     });
   });
 

@@ -24,6 +24,7 @@ import { selectCandidates } from './candidates.js';
 import { classifyRequest, type ClassifyDeps } from './classify.js';
 import { DecisionShared, HeaderRecord, PickDecision } from './decision.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
+import { IfAvailablePolicy, type IfAvailableOptions } from './if-available.js';
 import { prefersIfAvailable } from './prefer.js';
 import type { Decision, PickOptions, RequestScheduler } from './types.js';
 
@@ -62,6 +63,11 @@ export interface EndpointPickerOptions {
    * (default: the config's `dataLayer.stalenessPolicy`, else score them as saturated, 2 s).
    */
   readonly staleness?: Partial<StalenessSettings> | undefined;
+  /**
+   * `Prefer: if-available` handling; off by default, because answering it from the shared prefix
+   * index tells any client whether another tenant's prompt is cached (see `IfAvailableMode`).
+   */
+  readonly ifAvailable?: IfAvailableOptions | undefined;
   /** Random source in [0, 1) for tie-breaks and weighted choices (seed it in simulations). */
   readonly random?: (() => number) | undefined;
   /** Prometheus metrics; off when omitted. */
@@ -115,6 +121,7 @@ export class EndpointPicker implements RequestScheduler {
   readonly #random: () => number;
   readonly #fallbacks: number;
   readonly #staleness: StalenessSettings;
+  readonly #ifAvailable: IfAvailablePolicy;
   readonly #staleGauge: { set(v: number): void } | undefined;
   readonly #classifyDeps: ClassifyDeps;
   readonly #onHookError: EndpointPickerOptions['onHookError'];
@@ -132,6 +139,7 @@ export class EndpointPicker implements RequestScheduler {
     const fallbacks = options.fallbacks ?? 2;
     if (!Number.isInteger(fallbacks) || fallbacks < 0) throw new SwitchyardError('CONFIG_INVALID', `endpoint picker: fallbacks must be a non-negative integer, got ${String(fallbacks)}`);
     this.#fallbacks = fallbacks;
+    this.#ifAvailable = new IfAvailablePolicy(options.ifAvailable);
     this.#classifyDeps = { objectives: options.objectives, rewrites: options.rewrites, random: this.#random };
     this.#onHookError = options.onHookError;
     this.metrics = options.metrics;
@@ -164,7 +172,8 @@ export class EndpointPicker implements RequestScheduler {
    * @throws SwitchyardError from the error contract: `BAD_REQUEST` (no model),
    * `REJECTED_SHEDDABLE`/admission errors, `REJECTED_NO_ENDPOINTS` (empty pool or subset hint),
    * `REJECTED_SATURATED` (filters removed everything), `PRECONDITION_FAILED` (`Prefer:
-   * if-available` without a cached prefix), `REJECTED_CONTEXT_CANCELLED` (signal aborted)
+   * if-available` without a cached prefix, when `ifAvailable` enables it),
+   * `REJECTED_CONTEXT_CANCELLED` (signal aborted)
    */
   async pick(request: InferenceRequest, options: PickOptions = {}): Promise<Decision> {
     const clock = this.#clock;
@@ -210,12 +219,15 @@ export class EndpointPicker implements RequestScheduler {
       if (picked === undefined || primary === undefined) {
         throw new SwitchyardError('INTERNAL', `primary profile "${result.primaryProfileName}" has no target`);
       }
-      if (prefersIfAvailable(request.headers.prefer)) {
+      const ifAvailable = this.#ifAvailable;
+      if (ifAvailable.mode !== 'off' && prefersIfAvailable(request.headers.prefer)) {
         const match = sreq.attributes.get(Attributes.prefixMatch)?.get(primary.id);
-        if (match === undefined || match.matchBlocks <= 0) {
+        const cached = match !== undefined && match.matchBlocks > 0;
+        if (!cached || (ifAvailable.mode === 'own-history' && !ifAvailable.sentBefore(sreq.fairnessId, primary.id, request))) {
           throw new SwitchyardError('PRECONDITION_FAILED', 'Prefer: if-available, but the chosen endpoint holds no cached prefix of this request');
         }
       }
+      ifAvailable.record(sreq.fairnessId, primary.id, request);
 
       const headers: Record<string, string> = new HeaderRecord();
       for (const plugin of scheduler.lifecycle) {

@@ -4,3 +4,4 @@ export { HeaderRecord } from './decision.js';
 export type { EndpointPickerOptions } from './endpoint-picker.js';
 export type { ObjectiveLookup, ModelRewriteResolver } from './lookups.js';
 export { prefersIfAvailable } from './prefer.js';
+export type { IfAvailableMode, IfAvailableOptions } from './if-available.js';
