@@ -33,6 +33,12 @@ export interface SharedPrefixOptions {
    * factors) and makes every reuse distance exactly one round, an LRU cliff real traffic lacks.
    */
   readonly fixedOrder?: boolean;
+  /**
+   * Zipf exponent of group popularity (default 0: every prompt once per round). Above 0 each
+   * request draws its group with probability ∝ 1/rank^zipf and a question uniformly, so a few hot
+   * groups recur constantly and a long tail recurs rarely, as real system prompts do.
+   */
+  readonly zipf?: number;
 }
 
 const positive = (v: number, name: string): number => {
@@ -61,21 +67,24 @@ export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workloa
     durationMs: positive(options.durationMs ?? 60_000, 'durationMs'),
     seed: options.seed ?? 1,
     fixedOrder: options.fixedOrder ?? false,
+    zipf: options.zipf ?? 0,
   };
+  if (!Number.isFinite(p.zipf) || p.zipf < 0) throw new SwitchyardError('CONFIG_INVALID', `workload.zipf: expected a number >= 0, got ${String(p.zipf)}`);
   const rng = createRng(p.seed);
   const arrivals = poissonArrivals(rng.fork('arrivals'), p.rate, p.durationMs);
   const pick = rng.fork('order');
   const total = p.numGroups * p.numPromptsPerGroup;
   let order: number[] = [];
+  const cumulative = zipfCumulative(p.numGroups, p.zipf);
   const items: WorkloadItem[] = arrivals.map((arrivalMs, i) => {
-    if (i === 0 || (!p.fixedOrder && i % total === 0)) {
+    if (p.zipf === 0 && (i === 0 || (!p.fixedOrder && i % total === 0))) {
       order = Array.from({ length: total }, (_, k) => k);
       for (let k = total - 1; k > 0; k--) {
         const j = pick.int(k + 1);
         [order[k], order[j]] = [order[j] ?? 0, order[k] ?? 0];
       }
     }
-    const promptIndex = order[i % total] ?? 0;
+    const promptIndex = p.zipf === 0 ? (order[i % total] ?? 0) : drawZipf(cumulative, pick.next()) * p.numPromptsPerGroup + pick.int(p.numPromptsPerGroup);
     const group = Math.floor(promptIndex / p.numPromptsPerGroup);
     return {
       id: `sp-${i}`,
@@ -97,8 +106,30 @@ export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workloa
   });
   return {
     name: 'shared-prefix',
-    description: `${p.numGroups} groups × ${p.numPromptsPerGroup} prompts, system ${p.systemPromptLen} + question ${p.questionLen} tokens, output ${p.outputLen}, ${p.rate} req/s for ${p.durationMs / 1000} s`,
+    description: `${p.numGroups} groups${p.zipf > 0 ? ` (Zipf ${p.zipf})` : ''} × ${p.numPromptsPerGroup} prompts, system ${p.systemPromptLen} + question ${p.questionLen} tokens, output ${p.outputLen}, ${p.rate} req/s for ${p.durationMs / 1000} s`,
     params: p,
     items,
   };
+}
+
+/** Cumulative Zipf weights over `n` ranks, normalised to 1 (empty for exponent 0). */
+function zipfCumulative(n: number, exponent: number): Float64Array {
+  if (exponent === 0) return new Float64Array(0);
+  const c = new Float64Array(n);
+  let sum = 0;
+  for (let k = 0; k < n; k++) c[k] = sum += 1 / Math.pow(k + 1, exponent);
+  for (let k = 0; k < n; k++) c[k] = (c[k] ?? 0) / sum;
+  return c;
+}
+
+/** The rank whose cumulative weight first reaches `u` (binary search). */
+function drawZipf(cumulative: Float64Array, u: number): number {
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((cumulative[mid] ?? 1) < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -187,6 +187,19 @@ describe('prompt parts (property)', () => {
   });
 });
 
+describe('zipf prefix popularity', () => {
+  it('makes a few groups hot and leaves a long tail', () => {
+    const w = sharedPrefixWorkload({ numGroups: 100, numPromptsPerGroup: 4, rate: 50, durationMs: 60_000, zipf: 1.1, seed: 3 });
+    const counts = new Map<string, number>();
+    for (const it of w.items) counts.set(it.session ?? '', (counts.get(it.session ?? '') ?? 0) + 1);
+    const sorted = [...counts.values()].sort((a, b) => b - a);
+    // Rank 1 against rank 10 of a Zipf(1.1): ≈ 10^1.1 ≈ 12.6×.
+    expect((sorted[0] ?? 0) / (sorted[9] ?? 1)).toBeGreaterThan(6);
+    expect(counts.get('group-0')).toBe(sorted[0]);
+    expect(() => sharedPrefixWorkload({ zipf: -1 })).toThrow(/workload.zipf/);
+  });
+});
+
 describe('trace replay', () => {
   const quantised = (n: number): string =>
     Array.from({ length: n }, (_, i) => JSON.stringify({ timestamp: Math.floor(i / 10) * 3000, input_length: 1024, output_length: 8, hash_ids: [i % 7, 100 + i] })).join('\n');
