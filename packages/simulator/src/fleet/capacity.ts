@@ -17,8 +17,12 @@ export interface CapacityProbeOptions {
   readonly policy: PolicyFactory;
   /** TTFT SLO, ms: capacity is the highest rate whose TTFT p90 (failures as +∞) stays within it. */
   readonly sloTtftMs: number;
-  /** Requests per probe run (default 400: the first ones in arrival order). */
-  readonly probeRequests?: number;
+  /**
+   * Virtual length of each probe, ms (default 60 000): a probe offers the workload's first
+   * arrivals at the probed scale for this long and judges those arriving in its last two thirds,
+   * so a short burst cannot pass for a sustainable rate.
+   */
+  readonly probeMs?: number;
   /** Bisection steps after bracketing (default 4: within ≈ 6%). */
   readonly steps?: number;
 }
@@ -30,7 +34,7 @@ export interface CapacityProbeOptions {
 export interface MeasuredCapacity {
   /** Highest passing arrival-scale factor (1 = the workload as generated). */
   readonly scale: number;
-  /** The corresponding offered rate, requests/s. */
+  /** The corresponding offered rate over the whole workload, requests/s. */
   readonly requestsPerSec: number;
   /** Probe runs made. */
   readonly probes: number;
@@ -42,19 +46,25 @@ const offeredRate = (w: Workload): number => {
 };
 
 /**
- * Measures the fleet's capacity for a workload at a TTFT SLO, by running the first
- * `probeRequests` of the workload through the policy at different arrival scales (doubling or
- * halving to bracket, then bisecting). Deterministic for a seed.
+ * Measures the fleet's capacity for a workload at a TTFT SLO: the workload's first `probeMs` of
+ * arrivals, at different arrival scales (doubling or halving to bracket, then bisecting), run
+ * through the policy; a scale passes when the TTFT p90 (failures as +∞) of the requests arriving
+ * after the first third of the probe is within the SLO. Deterministic for a seed.
  * @throws SwitchyardError `CONFIG_INVALID` when even a 64× slower replay misses the SLO
  * @public
  */
 export async function measureCapacity(workload: Workload, o: CapacityProbeOptions): Promise<MeasuredCapacity> {
-  const sample: Workload = { ...workload, items: workload.items.slice(0, o.probeRequests ?? 400) };
+  const probeMs = o.probeMs ?? 60_000;
   let probes = 0;
   const passes = async (scale: number): Promise<boolean> => {
     probes++;
-    const run = await runVirtualFleet(scaleArrivals(sample, scale), o.policy, o.fleet);
-    return percentiles(run.records.map(ttftOrInfinity)).p90 <= o.sloTtftMs && run.records.length === sample.items.length;
+    const scaled = scaleArrivals(workload, scale);
+    const items = scaled.items.filter((it) => it.arrivalMs < probeMs);
+    const sample: Workload = { ...scaled, items: items.length > 0 ? items : scaled.items.slice(0, 1) };
+    const run = await runVirtualFleet(sample, o.policy, o.fleet);
+    const judged = run.records.filter((r) => r.arrivalMs >= probeMs / 3);
+    const ttft = (judged.length > 0 ? judged : run.records).map(ttftOrInfinity);
+    return percentiles(ttft).p90 <= o.sloTtftMs && run.records.length === sample.items.length;
   };
   let lo = 1;
   let hi = 1;
@@ -71,5 +81,5 @@ export async function measureCapacity(workload: Workload, o: CapacityProbeOption
     if (await passes(mid)) lo = mid;
     else hi = mid;
   }
-  return { scale: lo, requestsPerSec: offeredRate(sample) * lo, probes };
+  return { scale: lo, requestsPerSec: offeredRate(workload) * lo, probes };
 }

@@ -6,14 +6,16 @@ const EMPTY = new Uint8Array(0);
 /**
  * The parsed request a gateway would hand the picker for a workload item: an OpenAI completions
  * call whose prompt is the item's token ids (so prefix matching sees exactly the engine's tokens).
- * Built directly rather than by serialising and parsing a body, which would dominate the run time.
+ * Built directly rather than by serialising and parsing a body, which would dominate the run time;
+ * the token ids are the `tokens` array itself, not a copy.
  * @public
  */
 export function itemRequest(item: WorkloadItem, tokens: Uint32Array, model: string): InferenceRequest {
   const target = item.adapter ?? model;
-  // A plain loop: Array.from on a typed array is several times slower for 100K-token prompts.
-  const ids = new Array<number>(tokens.length);
-  for (let i = 0; i < tokens.length; i++) ids[i] = tokens[i] ?? 0;
+  // The typed array stands in for `number[]`: every consumer of token ids reads only `length`,
+  // indexes and iterates them, and the prefix index hashes a Uint32Array's bytes in place. Copying
+  // 8K-100K ids into an array per request was a tenth of a run's CPU (copy plus garbage).
+  const ids = tokens as unknown as number[];
   return {
     id: item.id,
     path: '/v1/completions',
