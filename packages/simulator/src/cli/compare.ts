@@ -31,6 +31,7 @@ report.json (in the same directory).
   --profile P           engine profile (preset default: 32b-h100 for shared-prefix, else 8b-h100)
   --scale X             agentic token scale (default 0.05)
   --speedup X           trace replay speed-up (default 1)
+  --zipf S              shared-prefix: Zipf exponent of group popularity (default 0: every prompt once per round)
   --scrape-interval MS  metrics staleness (default 50)
   --kv-delay MS         median KV event delay (default 10)
   --out PATH            report.html path (default ./report.html)
@@ -95,6 +96,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
       'kv-loss': { type: 'string' },
       'kv-delay-sigma': { type: 'string' },
       restart: { type: 'string' },
+      zipf: { type: 'string' },
       out: { type: 'string' },
     },
     strict: true,
@@ -128,6 +130,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
       ...(values['kv-delay-sigma'] === undefined ? {} : { kvEventDelaySigma: nonNegativeFlag(stringFlag(values, 'kv-delay-sigma'), 'kv-delay-sigma') }),
     },
     membership: restarts(listFlag(values, 'restart')),
+    ...(values.zipf === undefined ? {} : { zipf: nonNegativeFlag(stringFlag(values, 'zipf'), 'zipf') }),
     scrapeIntervalMs: intFlag(values, 'scrape-interval', 50, 1),
     kvEventDelayMs: intFlag(values, 'kv-delay', 10, 0),
     readFile: (path) => readFileSync(path, 'utf8'),

@@ -47,6 +47,8 @@ export interface CompareOptions {
   readonly scale?: number;
   /** Trace speed-up. */
   readonly speedup?: number;
+  /** Zipf exponent of shared-prefix group popularity (default 0). */
+  readonly zipf?: number;
   /** Metrics scrape interval, ms (default 50). */
   readonly scrapeIntervalMs?: number;
   /** Median KV event delay, ms (default 10). */
@@ -88,6 +90,7 @@ export async function comparePolicies(o: CompareOptions): Promise<{ report: Comp
     ...(o.profile === undefined ? {} : { profile: o.profile }),
     ...(o.scale === undefined ? {} : { scale: o.scale }),
     ...(o.speedup === undefined ? {} : { speedup: o.speedup }),
+    ...(o.zipf === undefined ? {} : { zipf: o.zipf }),
     ...(traceText === undefined ? {} : { traceText }),
   });
   const factories = policyFactories(o, read);

@@ -34,6 +34,8 @@ export interface PresetOptions {
   readonly traceText?: string;
   /** Trace replay speed-up (default 1). */
   readonly speedup?: number;
+  /** Zipf exponent of the shared-prefix groups' popularity (default 0: uniform rounds). */
+  readonly zipf?: number;
 }
 
 /**
@@ -77,7 +79,7 @@ export function createWorkloadPreset(name: string, options: PresetOptions = {}):
       const shape = { promptTokens: 7200, outputTokens: 1000, sharedTokens: 6000, sharedSetsPerPod: numGroups / pods };
       const capacity = estimateCapacity(getProfile(profile), pods, shape);
       const rate = options.rate ?? Math.round(capacity * 0.7 * 10) / 10;
-      const workload = sharedPrefixWorkload({ numGroups, numPromptsPerGroup: 5, systemPromptLen: 6000, questionLen: 1200, outputLen: 1000, rate, durationMs: dur(180_000), seed });
+      const workload = sharedPrefixWorkload({ numGroups, numPromptsPerGroup: 5, systemPromptLen: 6000, questionLen: 1200, outputLen: 1000, rate, durationMs: dur(180_000), seed, zipf: options.zipf ?? 0 });
       return { workload, profile, overrides: {}, rate, capacity };
     }
     case 'agentic': {
