@@ -1,4 +1,4 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, readMetricsTls, recordDecisions, withScrapePort } from '@switchyard/core';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, withScrapePort } from '@switchyard/core';
 import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -137,7 +137,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   }
   const scheduler = ctx.decisions === undefined && ctx.onDecisionEnd === undefined && ctx.tracer === undefined ? picker : recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd, tracer: ctx.tracer });
   return {
-    pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), models: spec.models },
+    pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), ...(scraper === undefined ? {} : { ready: freshEndpointIn(pool, clock, loaded.dataLayerSettings.staleness.thresholdMs) }), models: spec.models },
     source,
     picker,
     registry: built.admission === undefined ? undefined : fcRegistry,
@@ -150,5 +150,18 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
       await fetcher?.close();
       rotation?.close();
     },
+  };
+}
+
+/**
+ * Readiness of a scraped pool: some endpoint in rotation answered its last metrics poll within
+ * the staleness threshold. Endpoints that refuse connections (or whose `/metrics` is broken)
+ * never have fresh metrics, so a pool of dead endpoints is not ready even though the circuit
+ * breaker keeps `minInRotation` of them in rotation.
+ */
+function freshEndpointIn(pool: EndpointPool, clock: Clock, thresholdMs: number): () => boolean {
+  return () => {
+    const now = clock.now();
+    return pool.list().some((e) => !isStale(e, now, thresholdMs));
   };
 }

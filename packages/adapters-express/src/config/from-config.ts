@@ -149,13 +149,14 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     throw err;
   }
   const single = pools[0]?.pool;
-  let routing: Pick<GatewayOptions, 'models' | 'scheduler' | 'endpoints' | 'rotation'> = {};
+  let routing: Pick<GatewayOptions, 'models' | 'scheduler' | 'endpoints' | 'rotation' | 'ready'> = {};
   if (models !== undefined) routing = { models };
   else if (single !== undefined) {
     routing = {
       scheduler: single.scheduler,
       ...(single.endpoints === undefined ? {} : { endpoints: single.endpoints }),
       ...(single.rotation === undefined ? {} : { rotation: single.rotation }),
+      ...(single.ready === undefined ? {} : { ready: single.ready }),
     };
   }
   const handler = createGatewayHandler({

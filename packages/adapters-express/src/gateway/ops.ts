@@ -18,7 +18,7 @@ const MODELS_TIMEOUT_MS = 2000;
 
 /**
  * Answers an operational route. `/healthz`: the process serves requests. `/readyz`: not shutting
- * down and at least one pool has an endpoint in rotation. `/metrics`: every registry in Prometheus
+ * down and at least one pool is ready (its `ready()`, else it has an endpoint). `/metrics`: every registry in Prometheus
  * text format. `/v1/models`: the model registry, or the union of the endpoints' own lists.
  * @returns the status written
  * @public
@@ -42,7 +42,7 @@ function readiness(rt: GatewayRuntime, res: ServerResponse): number {
   for (const pool of rt.router.pools()) {
     const size = pool.endpoints?.size;
     pools[pool.name] = size ?? null;
-    if (size === undefined || size > 0) ready = true;
+    if (pool.ready !== undefined ? pool.ready() : size === undefined || size > 0) ready = true;
   }
   if (rt.tracker.shuttingDown) return sendJson(res, 503, { status: 'shutting-down', pools });
   return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'no-endpoints', pools });

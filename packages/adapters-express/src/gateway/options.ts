@@ -52,6 +52,8 @@ export interface GatewayOptions {
   readonly endpoints?: EndpointPool;
   /** Single-pool gateway: circuit breaker to report attempt results to. */
   readonly rotation?: EndpointRotation;
+  /** Single-pool gateway: whether some endpoint can serve now (`/readyz`). @default has an endpoint */
+  readonly ready?: () => boolean;
   /** Single-pool gateway: pool name used in metrics. @default 'default' */
   readonly poolName?: string;
   /** Multi-model gateway: model and LoRA names → pools. Wins over `scheduler`. */

@@ -18,6 +18,11 @@ export interface GatewayPool {
   readonly endpoints?: EndpointPool;
   /** Circuit breaker the gateway reports attempt results to. */
   readonly rotation?: EndpointRotation;
+  /**
+   * Whether some endpoint can serve now (for `/readyz`); e.g. one in rotation whose metrics are
+   * fresh. @default has at least one endpoint
+   */
+  readonly ready?: () => boolean;
   /** Model and LoRA adapter names this pool serves (multi-model gateways). */
   readonly models?: readonly string[];
 }

@@ -71,6 +71,7 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
       scheduler: options.scheduler,
       ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }),
       ...(options.rotation === undefined ? {} : { rotation: options.rotation }),
+      ...(options.ready === undefined ? {} : { ready: options.ready }),
     });
   }
   const positive = (name: string, v: number): number => {
