@@ -51,8 +51,16 @@ describe('Express middleware', () => {
     expect((await get(`${url}/healthz`)).status).toBe(200);
   });
 
-  it('works behind express.json() under a mount path', async () => {
+  it('works behind express.json() under a mount path, warning once that the parser caps prompts', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => { if ((w as Error & { code?: string }).code === 'SWITCHYARD_PARSED_BODY') warnings.push(w); };
+    process.on('warning', onWarning);
     const r = await post(`${url}/parsed/v1/completions`, { model: 'm', prompt: 'p' });
+    await post(`${url}/parsed/v1/completions`, { model: 'm', prompt: 'p' });
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/express\.json\(\).*100kb/);
     expect(r.status).toBe(200);
     expect(up.received.at(-1)).toMatchObject({ path: '/v1/completions', body: { model: 'm', prompt: 'p' } });
   });

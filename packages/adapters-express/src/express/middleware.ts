@@ -31,13 +31,34 @@ function preReadBody(req: ExpressLikeRequest): Uint8Array | undefined {
   if (typeof b === 'string') return Buffer.from(b);
   const consumed = req._body === true || req.readableEnded;
   if (!consumed) return undefined;
-  return b === undefined || b === null ? new Uint8Array(0) : Buffer.from(JSON.stringify(b));
+  if (b === undefined || b === null) return new Uint8Array(0);
+  warnParsedBody();
+  return Buffer.from(JSON.stringify(b));
+}
+
+let warnedParsedBody = false;
+
+/**
+ * A JSON body parser in front of the gateway answers every prompt over its limit itself, with
+ * its own error page and not the error contract (`express.json()` caps bodies at 100kb by
+ * default), and the gateway only sees re-serialised JSON. Nothing is wrong with the request at
+ * hand, so this warns once per process instead of failing it.
+ */
+function warnParsedBody(): void {
+  if (warnedParsedBody) return;
+  warnedParsedBody = true;
+  process.emitWarning(
+    'a JSON body parser (e.g. express.json()) ran before the Switchyard middleware: prompts over its limit (100kb by default) get its own 413 page instead of the gateway, and bodies are re-serialised. Mount switchyard() before express.json(), or raise the parser limit.',
+    { code: 'SWITCHYARD_PARSED_BODY' },
+  );
 }
 
 /**
- * Mounts a Switchyard gateway in an Express app. Mount it before `express.json()` (or use
- * `express.raw()`), so the body reaches the model server byte for byte; after a JSON parser the
- * body is re-serialised.
+ * Mounts a Switchyard gateway in an Express app. Mount it BEFORE `express.json()` (or use
+ * `express.raw()`), so the body reaches the model server byte for byte. Behind a JSON parser the
+ * body is re-serialised, and prompts over the parser's limit (`express.json()`: 100kb by
+ * default) are refused by the parser with Express's HTML 413 page, never reaching the gateway; the
+ * middleware then emits a `SWITCHYARD_PARSED_BODY` process warning once.
  * @example
  * ```ts
  * const app = express();

@@ -49,4 +49,21 @@ describe('Fastify plugin', () => {
     expect(bad.status).toBe(400);
     expect(scheduler.badLifecycles()).toEqual([]);
   });
+
+  it('serves under the prefix it is registered with', async () => {
+    const pool = new EndpointPool();
+    pool.add({ address: up.address });
+    const prefixed = Fastify();
+    await prefixed.register(switchyardFastify, { gateway: { scheduler: new FakeScheduler(pool), endpoints: pool }, prefix: '/llm' });
+    const base = await prefixed.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const r = await post(`${base}/llm/v1/chat/completions?x=1`, { model: 'm', messages: [{ role: 'user', content: 'x' }] });
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('Hello from u');
+      expect((await get(`${base}/llm/healthz`)).status).toBe(200);
+      expect((await get(`${base}/v1/chat/completions`)).status).toBe(404);
+    } finally {
+      await prefixed.close();
+    }
+  });
 });

@@ -37,12 +37,14 @@ export const switchyardFastify: FastifyPluginAsync<SwitchyardFastifyOptions> = a
   fastify.addContentTypeParser('*', (_request, _payload, done) => {
     done(null, undefined);
   });
-  const serve = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  // Each route hands the gateway its own path: under a `prefix`, `req.url` carries the prefix,
+  // which the gateway (and the model server) know nothing about.
+  const serveAt = (path: string) => async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     reply.hijack();
-    await gateway.handle(request.raw, reply.raw);
+    await gateway.handle(request.raw, reply.raw, { path });
   };
-  for (const path of options.inferencePaths ?? DEFAULT_INFERENCE_PATHS) fastify.post(path, serve);
-  if (options.operationalRoutes ?? true) for (const path of OPERATIONAL_PATHS) fastify.get(path, serve);
+  for (const path of options.inferencePaths ?? DEFAULT_INFERENCE_PATHS) fastify.post(path, serveAt(path));
+  if (options.operationalRoutes ?? true) for (const path of OPERATIONAL_PATHS) if (gateway.owns('GET', path)) fastify.get(path, serveAt(path));
   if (owned) {
     fastify.addHook('onClose', async () => {
       await gateway.close();

@@ -106,6 +106,7 @@ describe('gateway: request body deadlines and the buffered-bytes cap', () => {
     expect(refused).toMatch(/^HTTP\/1\.1 503/);
     expect(refused).toMatch(/x-llm-d-request-dropped-reason: rejected-saturated/i);
     expect(refused).toMatch(/maxBufferedBodyBytes \(1000\)/);
+    expect(refused).toMatch(/retry-after: 1\r\n/i);
     await buffered(gw, 700);
     a.write(aBody.slice(700));
     expect(await a.answer).toMatch(/^HTTP\/1\.1 200[\s\S]*Hello from live/);

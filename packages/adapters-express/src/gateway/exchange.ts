@@ -85,7 +85,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   onBodyError(error: SwitchyardError | ClientGoneError): void {
     if (error instanceof ClientGoneError) this.#rt.metrics.clientAborts.labels('body').inc();
-    else sendError(this.res, error, {}, true);
+    else sendError(this.res, error, {}, true, this.#rt.retryAfterSeconds);
     this.#finish();
   }
 
@@ -217,7 +217,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         return;
       }
       if (isSwitchyardError(err) && err.code !== 'INTERNAL') {
-        sendError(res, err);
+        sendError(res, err, {}, false, rt.retryAfterSeconds);
         this.#finish();
         return;
       }
@@ -251,7 +251,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     // Everything that can throw comes before the request is registered as forwarding, so that a
     // failure (answered by #fail) leaves nothing behind in the tracker, the gauges or the watchers.
     if (plan.targets.length === 0) throw new SwitchyardError('INTERNAL', 'the plan has no endpoint to forward to');
-    const upstream = new UpstreamRequest(rt, req, this.#request as InferenceRequest, plan, this);
+    const upstream = new UpstreamRequest(rt, req, this.#request as InferenceRequest, plan, this, this.#path);
     this.#watch = this.#conn.watch(this);
     if (this.#watch === undefined) {
       plan.complete({ kind: 'cancelled' });
@@ -374,7 +374,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
           plan.complete({ kind: 'error', error: reason });
           return;
         }
-        const status = sendError(res, reason);
+        const status = sendError(res, reason, {}, false, rt.retryAfterSeconds);
         plan.complete(status === 0 ? { kind: 'error', error: reason } : { kind: 'error', error: reason, status });
       }
     }
@@ -422,11 +422,14 @@ class UpstreamRequest implements ForwardOptions {
   readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
   readonly onAttemptFailed: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
 
-  constructor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, plan: ForwardPlan, exchange: InferenceExchange) {
+  constructor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, plan: ForwardPlan, exchange: InferenceExchange, path: string) {
     this.dispatcher = rt.dispatcher;
     this.res = exchange.res;
     this.method = (req.method ?? 'POST') as Dispatcher.HttpMethod;
-    this.path = req.url ?? request.path;
+    // The gateway path (without a framework's mount prefix) plus the client's query string.
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    this.path = query === -1 ? path : path + url.slice(query);
     this.headers = buildUpstreamHeaders({ client: request.headers, decision: plan.headers, requestId: request.id, contentLength: plan.body.byteLength, clientIp: req.socket.remoteAddress });
     this.body = plan.body;
     this.targets = plan.targets;

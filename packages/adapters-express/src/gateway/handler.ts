@@ -17,6 +17,11 @@ export interface HandleOptions {
   readonly body?: Uint8Array;
   /** Called instead of answering 404 when the path is not the gateway's. */
   readonly next?: () => void;
+  /**
+   * The gateway path the framework routed the request to, when it differs from `req.url` (a
+   * mount prefix, e.g. Fastify's `prefix`); the upstream gets this path plus the query.
+   */
+  readonly path?: string;
 }
 
 /**
@@ -69,6 +74,7 @@ export interface GatewayHandler {
 export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const rt = createRuntime(options);
   const ops = new Set<string>(OPERATIONAL_PATHS);
+  if (!rt.serveMetrics) ops.delete('/metrics');
   const pathOf = (url: string | undefined): string => {
     const u = url ?? '/';
     const q = u.indexOf('?');
@@ -78,7 +84,7 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
 
   /** Serves a request; `onDone` (when given) is called once it is fully answered. */
   const serve = (req: IncomingMessage, res: ServerResponse, opts: HandleOptions, onDone: (() => void) | undefined): void => {
-    const path = pathOf(req.url);
+    const path = opts.path ?? pathOf(req.url);
     const method = req.method ?? 'GET';
     if (rt.inferencePaths.has(path)) {
       if (method !== 'POST') {

@@ -95,6 +95,14 @@ export interface GatewayOptions {
   readonly metrics?: GatewayMetrics;
   /** Further registries served on `/metrics` (scheduler, flow control). */
   readonly metricsRegistries?: readonly Registry[];
+  /** `Retry-After` seconds sent with every 429 (and the 503 of a full body buffer). @default 1 */
+  readonly retryAfterSeconds?: number;
+  /**
+   * Serve `/metrics` on this handler's port. Turn it off when clients reach that port: the
+   * metrics name pools, models and fairness ids (tenants) with their volumes; serve
+   * `metrics.registry` (and `metricsRegistries`) on an internal port instead. @default true
+   */
+  readonly serveMetrics?: boolean;
   /** Serve `/metrics`, `/healthz`, `/readyz` and `/v1/models`. @default true */
   readonly serveOperationalRoutes?: boolean;
   /** Record decision traces. @default false */

@@ -51,6 +51,10 @@ export interface GatewayRuntime {
   readonly trace: boolean;
   /** Serve the operational routes. */
   readonly operationalRoutes: boolean;
+  /** Serve `/metrics` (with the operational routes). */
+  readonly serveMetrics: boolean;
+  /** `Retry-After` of 429s. */
+  readonly retryAfterSeconds: number;
   /** Round-robin cursor of FailOpen, per pool name. */
   readonly failOpenCursor: Map<string, number>;
   /** Options handed to `parseRequest` (limit, parsers, request-id generator). */
@@ -122,6 +126,8 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
     bodyTimeoutMs,
     trace: options.trace ?? false,
     operationalRoutes: options.serveOperationalRoutes ?? true,
+    serveMetrics: options.serveMetrics ?? true,
+    retryAfterSeconds: Math.ceil(positive('retryAfterSeconds', options.retryAfterSeconds ?? 1)),
     failOpenCursor: new Map(),
     parseOptions: { maxBodyBytes, maxJsonDepth: positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH), generateId: requestIdGenerator(), ...(options.parsers === undefined ? {} : { parsers: options.parsers }) },
   };
