@@ -62,9 +62,9 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       plugins: io.plugins ?? [],
       log: io.err,
     });
-    const { url } = await gateway.listen();
+    const { url, metricsUrl } = await gateway.listen();
     const pools = gateway.pools.map((p) => `${p.pool.name} (${p.source.size} endpoints)`).join(', ');
-    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}`);
+    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}${metricsUrl === undefined ? '' : `; /metrics on ${metricsUrl}`}`);
     return { kind: 'running', gateway, url };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

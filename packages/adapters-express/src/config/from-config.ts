@@ -15,6 +15,7 @@ import type { GatewaySection } from './schema.js';
 import { gatewayConsole } from './console.js';
 import { reportScrapes } from './scrape-reporting.js';
 import { trustPredicate } from './trust.js';
+import { listenOn, metricsListener } from './metrics-server.js';
 
 /**
  * Options of {@link createGatewayFromConfig}.
@@ -75,8 +76,11 @@ export interface Gateway {
   readonly registry: Registry;
   /** The operator console's route handler, when enabled (`listen` mounts it at `/console`). */
   readonly console: ConsoleHandler | undefined;
-  /** Starts an HTTP server with the handler (and the console); resolves with its URL. */
-  listen(port?: number, host?: string): Promise<{ readonly url: string; readonly port: number; readonly server: Server }>;
+  /**
+   * Starts an HTTP server with the handler (and the console), and the metrics server when
+   * `gateway.metricsListen` is set; resolves with their URLs.
+   */
+  listen(port?: number, host?: string): Promise<{ readonly url: string; readonly port: number; readonly server: Server; readonly metricsUrl?: string }>;
   /** Graceful shutdown: handler (drain), pools (admission, scraping), then the server. */
   close(): Promise<void>;
 }
@@ -166,6 +170,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     metricsRegistries: [registry, ...pools.flatMap((p) => (p.registry === undefined ? [] : [p.registry]))],
     failureMode: section.failureMode,
     trustClassificationHeaders: trustPredicate(section.trust),
+    serveMetrics: section.metricsListen === undefined,
     upstream: section.upstream,
     ...(section.maxBodyBytes === undefined ? {} : { maxBodyBytes: section.maxBodyBytes }),
     ...(section.maxJsonDepth === undefined ? {} : { maxJsonDepth: section.maxJsonDepth }),
@@ -179,6 +184,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const ops = decisions === undefined ? undefined : gatewayConsole({ pools, decisions, registry, clock, stalenessMs: section.console.stalenessMs });
   const consoleHandler = ops?.handler;
   let server: Server | undefined;
+  let metricsServer: Server | undefined;
   return {
     handler,
     pools,
@@ -199,12 +205,18 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       });
       const addr = s.address() as AddressInfo;
       const h = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-      return { url: `http://${h}:${addr.port}`, port: addr.port, server: s };
+      const url = `http://${h}:${addr.port}`;
+      const ml = section.metricsListen;
+      if (ml === undefined) return { url, port: addr.port, server: s };
+      metricsServer = createServer(metricsListener(handler.metrics.registry, [registry, ...pools.flatMap((p) => (p.registry === undefined ? [] : [p.registry]))]));
+      return { url, port: addr.port, server: s, metricsUrl: await listenOn(metricsServer, ml.port, ml.host) };
     },
     async close() {
       await handler.close({ graceMs: section.shutdownGraceMs });
       ops?.close();
       await closeAll();
+      const m = metricsServer;
+      if (m !== undefined) await new Promise<void>((resolve) => m.close(() => { resolve(); }));
       const s = server;
       if (s !== undefined) {
         s.closeIdleConnections();

@@ -32,4 +32,16 @@ describe('/readyz follows the upstreams (switchyard-gateway with scraping)', () 
     }
     expect(status).toBe(200);
   });
+
+  it('serves /metrics only on gateway.metricsListen when it is set', async () => {
+    const gw = await createGatewayFromConfig({ endpoints: [up.address], scrapeMetrics: false, config: 'gateway:\n  metricsListen: { port: 0, host: 127.0.0.1 }\n' });
+    open.push(gw);
+    const { url, metricsUrl } = await gw.listen(0, '127.0.0.1');
+    expect((await get(`${url}/metrics`)).status).toBe(404);
+    expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const text = (await get(`${metricsUrl ?? ''}/metrics`)).text;
+    expect(text).toContain('switchyard_gateway_requests_total');
+    expect(text).toContain('llm_d_epp_');
+    expect((await get(`${metricsUrl ?? ''}/v1/models`)).status).toBe(404);
+  });
 });

@@ -48,6 +48,11 @@ export const gatewaySectionSchema = z
   .strictObject({
     /** Where the CLI listens. */
     listen: z.strictObject({ port: z.number().int().min(0).max(65535).default(8080), host: z.string().min(1).default('0.0.0.0') }).prefault({}),
+    /**
+     * Serve `/metrics` on this separate listener (an internal port) instead of the client port:
+     * the metrics name models and tenants (fairness ids) with their volumes.
+     */
+    metricsListen: z.strictObject({ port: z.number().int().min(0).max(65535), host: z.string().min(1).default('127.0.0.1') }).optional(),
     /** Largest request body, bytes. */
     maxBodyBytes: z.number().int().positive().optional(),
     /** Time allowed for a whole request body (408 after). */
