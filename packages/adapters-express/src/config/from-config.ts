@@ -9,6 +9,7 @@ import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
 import { ModelRegistry } from '../models/registry.js';
+import { KnownModels } from '../models/known-models.js';
 import { buildPool, type BuiltPool, type PoolBuildContext } from './build-pool.js';
 import { configDir, resolvePoolDocument, splitConfig } from './document.js';
 import type { GatewaySection } from './schema.js';
@@ -104,11 +105,16 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const consoleOn = options.console ?? section.console.enabled;
   const decisions = consoleOn ? new DecisionLog({ capacity: section.console.decisions, clock }) : undefined;
   const metrics = options.handler?.metrics ?? new GatewayMetrics(registry);
+  // Metrics label only models the gateway knows: client-chosen names cannot fill the series cap.
+  const known = new KnownModels([
+    ...(section.pools ?? []).flatMap((p) => p.models),
+    ...section.routes.flatMap((r) => [r.name, ...r.split.flatMap((t) => (t.model === undefined ? [] : [t.model]))]),
+  ]);
   const ctx: PoolBuildContext = {
     clock,
     section,
     // Per-plugin timings on one cycle in 32: timing every plugin call costs more than the plugins.
-    schedulerMetrics: new SchedulerMetrics({ registry, pluginSampleEvery: 32 }),
+    schedulerMetrics: new SchedulerMetrics({ registry, pluginSampleEvery: 32, modelLabel: known.label }),
     packs: [
       ...(options.prefixIndex === false ? [] : [prefixIndexPack({ registry })]),
       flowControlPack,
@@ -125,6 +131,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   };
   const pools: BuiltPool[] = [];
   const closeAll = async (): Promise<void> => {
+    known.close();
     await Promise.all(pools.map((p) => p.close()));
   };
   let models: ModelRegistry | undefined;
@@ -153,6 +160,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     throw err;
   }
   const single = pools[0]?.pool;
+  // Single pool: no configured model list; the endpoints' own lists tell which names are real.
+  if (models === undefined && single?.endpoints !== undefined) known.follow(single.endpoints, clock);
   let routing: Pick<GatewayOptions, 'models' | 'scheduler' | 'endpoints' | 'rotation' | 'ready'> = {};
   if (models !== undefined) routing = { models };
   else if (single !== undefined) {

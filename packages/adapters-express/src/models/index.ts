@@ -2,3 +2,4 @@ export { ModelRegistry } from './registry.js';
 export type { ModelRegistryOptions, ModelRoute, WeightedTarget } from './registry.js';
 export { singlePoolRouter } from './router.js';
 export type { ModelRouter, RouteResolution, ModelInfo } from './router.js';
+export { KnownModels, UNKNOWN_MODEL_LABEL } from './known-models.js';

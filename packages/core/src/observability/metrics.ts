@@ -24,6 +24,12 @@ export interface SchedulerMetricsOptions {
    * without limit.
    */
   readonly maxSeries?: number | undefined;
+  /**
+   * Maps a request's model name (and target model name) to its label value, e.g. to label only
+   * models the gateway knows and count client-invented names under one value, so unauthenticated
+   * clients cannot fill the series cap. @defaultValue the name itself
+   */
+  readonly modelLabel?: ((model: string) => string) | undefined;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
@@ -76,12 +82,14 @@ export class SchedulerMetrics {
   /** The plugin timing observer the picker hands to its scheduler. */
   readonly observer: PluginObserver;
   readonly #series: RequestSeriesCache;
+  readonly #modelLabel: ((model: string) => string) | undefined;
 
   constructor(options: SchedulerMetricsOptions = {}) {
     const registry = options.registry ?? new Registry();
     const p = options.prefix ?? 'llm_d_epp_';
     const registers = [registry];
     const maxSeries = options.maxSeries;
+    this.#modelLabel = options.modelLabel;
     const requestLabels: RequestLabel[] = ['model_name', 'target_model_name', 'fairness_id', 'priority'];
     this.registry = registry;
     this.requestTotal = new FastCounter({ name: `${p}request_total`, help: 'Inference requests received by the picker.', labelNames: requestLabels, registers, maxSeries });
@@ -131,6 +139,8 @@ export class SchedulerMetrics {
    * of one label hashing per metric call.
    */
   requestSeries(modelName: string, targetModelName: string, fairnessId: string, priority: string): RequestSeries {
+    const label = this.#modelLabel;
+    if (label !== undefined) return this.#series.get(label(modelName), label(targetModelName), fairnessId, priority);
     return this.#series.get(modelName, targetModelName, fairnessId, priority);
   }
 }
