@@ -6,9 +6,11 @@ import {
   ObjectiveStore,
   SchedulerMetrics,
   createPickerFromConfig,
+  formatNotActedOn,
   loadResources,
   logScrapeOutages,
   readMetricsTls,
+  recordNotActedOn,
   systemClock,
   withScrapePort,
   type Clock,
@@ -150,6 +152,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
   });
   const { picker, config, admission } = built;
+  recordNotActedOn(schedulerMetrics.registry, config.notActedOn);
   const flowController = admission instanceof FlowController ? admission : undefined;
   const scrape = config.dataLayerSettings.scrape;
   const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
@@ -208,6 +211,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     modelRewrites: resources?.modelRewrites.length ?? 0,
   };
   log(`switchyard-epp: effective settings ${JSON.stringify(effective)}`);
+  for (const p of config.notActedOn) log(`switchyard-epp: ${formatNotActedOn(p)}`);
   log(`switchyard-epp: effective EndpointPickerConfig\n${config.printEffectiveConfig()}`);
   return {
     server,

@@ -1,4 +1,4 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, withScrapePort } from '@switchyard/core';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, formatNotActedOn, isStale, readMetricsTls, recordDecisions, recordNotActedOn, withScrapePort } from '@switchyard/core';
 import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -45,6 +45,8 @@ export interface PoolBuildContext {
   readonly onDecisionEnd?: DecisionListener | undefined;
   /** OpenTelemetry spans per request. */
   readonly tracer?: DecisionTracer | undefined;
+  /** Where one-time config notices go (parameters accepted but not acted on). */
+  readonly log?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -106,6 +108,8 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     throw err;
   }
   const { picker, config: loaded } = built;
+  recordNotActedOn(ctx.schedulerMetrics.registry, loaded.notActedOn);
+  for (const p of loaded.notActedOn) ctx.log?.(`pool "${spec.name}": ${formatNotActedOn(p)}`);
   try {
     tls = ctx.scrape ? readMetricsTls(loaded.dataLayerSettings.scrape) : undefined;
   } catch (err) {

@@ -122,6 +122,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       ...(options.plugins === undefined ? [] : [{ name: 'GatewayFromConfigOptions.plugins', plugins: options.plugins }]),
     ],
     scrape: options.scrapeMetrics ?? true,
+    log: options.log,
     onScraper: (pool, scraper) => {
       reportScrapes(pool, scraper, metrics, options.log);
     },

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { isMetricsExtractor, type ExtractorSettings } from '../plugins/data-layer/core-metrics-extractor.js';
-import { isMetricsDataSource, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
+import { isMetricsDataSource, metricsDataSourceParameters, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
 import type { EndpointSpec } from '../endpoints/types.js';
 import type { Plugin } from '../scheduling/plugins.js';
 import { DEFAULT_STALENESS, type StalenessSettings } from '../model-metrics/staleness.js';
 import { positiveDurationMs } from '../saturation/params.js';
 import { configError, invalid } from './issues.js';
+import { durationSchema } from './duration.js';
 
 const refSchema = z.strictObject({ pluginRef: z.string().min(1) });
 
@@ -21,7 +22,23 @@ export const dataLayerSchema = z.strictObject({
   discovery: refSchema.optional(),
   stalenessPolicy: z.enum(['saturated', 'exclude', 'ignore']).default(DEFAULT_STALENESS.policy),
   metricsStalenessThreshold: positiveDurationMs.default(DEFAULT_STALENESS.thresholdMs),
+  /** llm-d's peer discovery hook (no in-tree implementation there either). */
+  peerDiscovery: refSchema.optional(),
+  /** llm-d's cross-replica state syncer plugin (none registered in-tree). */
+  crossReplicaSyncerPluginRef: z.string().optional(),
+  /** How often cross-replica state is published (llm-d default 200ms). */
+  crossReplicaSyncInterval: durationSchema.optional(),
 });
+
+/**
+ * `dataLayer` fields llm-d accepts that this loader passes through without acting on them.
+ * @internal
+ */
+export const DATA_LAYER_NOT_ACTED_ON: Readonly<Record<string, string>> = {
+  peerDiscovery: 'no peer discovery plugin exists (llm-d registers none in-tree either)',
+  crossReplicaSyncerPluginRef: 'cross-replica state goes through the shared-state seam, not a syncer plugin',
+  crossReplicaSyncInterval: 'cross-replica state goes through the shared-state seam, not a syncer plugin',
+};
 
 /**
  * One metrics source with the extractor settings wired to it: everything an adapter needs to
@@ -53,7 +70,7 @@ export interface DataLayerSettings {
 }
 
 const DEFAULT_SCRAPE: MetricsScrapeSettings = {
-  ...metricsSourceSettings({ scheme: 'http', path: '/metrics', port: 0, insecureSkipVerify: true }),
+  ...metricsSourceSettings(metricsDataSourceParameters.parse({})),
   source: undefined,
   extractors: [],
   mappings: {},
@@ -74,7 +91,7 @@ function merge(source: Plugin & { settings: MetricsSourceSettings }, extractors:
  */
 export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugins: ReadonlyMap<string, Plugin>): DataLayerSettings {
   const parsed = dataLayerSchema.safeParse(raw ?? {});
-  if (!parsed.success) throw configError(parsed.error.issues, raw, ['dataLayer']);
+  if (!parsed.success) throw configError(parsed.error.issues, raw, ['dataLayer'], dataLayerSchema);
   const dl = parsed.data;
   const lookup = (path: (string | number)[], ref: string): Plugin => {
     const p = plugins.get(ref);

@@ -12,6 +12,26 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * @internal
  */
 export function printableParameters(inst: Instance): unknown {
+  const printed = validatedParameters(inst);
+  // Accepted-not-acted-on parameters are printed as written, so the effective config shows them.
+  if ((inst.notActedOn ?? []).length === 0 || !isRecord(inst.raw) || !isRecord(printed)) return printed;
+  let out: Record<string, unknown> = printed;
+  for (const { parameter } of inst.notActedOn ?? []) out = withPath(out, parameter.split('.'), inst.raw);
+  return out;
+}
+
+/** `target` with the value `source` has at `path` copied in. */
+function withPath(target: Record<string, unknown>, path: readonly string[], source: Record<string, unknown>): Record<string, unknown> {
+  const [head, ...rest] = path as [string, ...string[]];
+  if (!(head in source)) return target;
+  if (rest.length === 0) return { ...target, [head]: source[head] };
+  const from = source[head];
+  if (!isRecord(from)) return target;
+  const into = target[head];
+  return { ...target, [head]: withPath(isRecord(into) ? into : {}, rest, from) };
+}
+
+function validatedParameters(inst: Instance): unknown {
   if (inst.def === undefined) return undefined;
   if (isRecord(inst.params) && isRecord(inst.raw)) {
     const merged = { ...inst.params, ...inst.raw };

@@ -5,7 +5,8 @@ import type { PluginRegistry } from '../registry/plugin-registry.js';
 import type { PluginFactoryContext } from '../registry/types.js';
 import { abandonPlugins } from '../scheduling/close-plugins.js';
 import type { Plugin } from '../scheduling/plugins.js';
-import { configError, invalid } from './issues.js';
+import { invalid } from './issues.js';
+import { parsePluginParameters } from './not-acted-on.js';
 import type { Instance } from './producers.js';
 import type { PluginSpec } from './schema.js';
 
@@ -55,9 +56,8 @@ export function createInstances(specs: readonly PluginSpec[], deps: InstanceDeps
     building.add(i);
     // Known to exist: checked above.
     const def = deps.registry.get(spec.type) as NonNullable<ReturnType<PluginRegistry['get']>>;
-    const raw = spec.parameters ?? {};
-    const parsed = def.parameters.safeParse(raw);
-    if (!parsed.success) throw configError(parsed.error.issues, raw, ['plugins', i, 'parameters']);
+    const parsed = parsePluginParameters(def, spec.parameters, ['plugins', i, 'parameters']);
+    if (!parsed.success) throw parsed.error;
     const ctx: PluginFactoryContext = {
       name,
       clock: deps.clock,
@@ -74,7 +74,7 @@ export function createInstances(specs: readonly PluginSpec[], deps: InstanceDeps
       if (isSwitchyardError(error) && error.code === 'CONFIG_INVALID' && /^plugins\[\d+\]/.test(error.message)) throw error;
       throw invalid(['plugins', i], `plugin "${name}" (type ${spec.type}): ${error instanceof Error ? error.message : String(error)}`);
     }
-    const inst: Instance = { plugin, def, params: parsed.data, raw: spec.parameters, auto: false };
+    const inst: Instance = { plugin, def, params: parsed.data, raw: spec.parameters, auto: false, notActedOn: parsed.notActedOn };
     built[i] = inst;
     byName.set(name, inst);
     building.delete(i);

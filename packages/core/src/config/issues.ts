@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { SwitchyardError } from '../errors/switchyard-error.js';
+import { closest, knownKeys } from './suggest.js';
 
 /**
  * Formats a config path the way users write it: `plugins[2].parameters.threshold`.
@@ -56,15 +57,28 @@ function inPluginParameters(path: readonly PropertyKey[]): boolean {
  * `path: problem` (paths prefixed with `prefix`, e.g. `plugins[2].parameters`). An unknown key is
  * reported at its own path, one line per key: `plugins[3].parameters.matchLenghtWeight: unknown
  * parameter` inside plugin parameters, `schedulingProfiles[0].plugin: unknown field` elsewhere.
+ * With the `schema` that produced the issues, an unknown key close to a known one gets a
+ * suggestion: `unknown parameter (did you mean "matchLengthWeight"?)`; `extraKeys` adds names
+ * the schema does not list but the caller accepts.
  * @internal
  */
-export function configError(issues: readonly z.core.$ZodIssue[], input: unknown, prefix: readonly PropertyKey[] = []): SwitchyardError {
+export function configError(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  prefix: readonly PropertyKey[] = [],
+  schema?: z.core.$ZodType,
+  extraKeys: (path: readonly PropertyKey[]) => readonly string[] = () => [],
+): SwitchyardError {
   const lines: string[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
       const what = inPluginParameters(path) ? 'unknown parameter' : 'unknown field';
-      for (const key of issue.keys) lines.push(`${formatPath([...path, key])}: ${what}`);
+      const known = schema === undefined ? [] : [...knownKeys(schema, issue.path), ...extraKeys(issue.path)];
+      for (const key of issue.keys) {
+        const hint = closest(key, known);
+        lines.push(`${formatPath([...path, key])}: ${what}${hint === undefined ? '' : ` (did you mean "${hint}"?)`}`);
+      }
       continue;
     }
     const where = formatPath(path);

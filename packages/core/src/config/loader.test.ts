@@ -94,12 +94,12 @@ describe('loadConfig errors name the path and the problem', () => {
     expect(e.message).toBe('plugins[2].parameters.threshold: expected number, got string');
   });
   it('unknown parameter and unknown top-level fields (strict decoding)', () => {
-    expect(errorOf(() => load(`${HEAD}plugins:\n- type: load-aware-scorer\n  parameters:\n    treshold: 3\n`)).message).toBe('plugins[0].parameters.treshold: unknown parameter');
+    expect(errorOf(() => load(`${HEAD}plugins:\n- type: load-aware-scorer\n  parameters:\n    treshold: 3\n`)).message).toBe('plugins[0].parameters.treshold: unknown parameter (did you mean "threshold"?)');
     expect(errorOf(() => load(`${HEAD}plugins:\n- type: queue-scorer\n- type: load-aware-scorer\n  parameters:\n    a: 1\n    b: 2\n`)).message).toBe(
       'plugins[1].parameters.a: unknown parameter; plugins[1].parameters.b: unknown parameter',
     );
-    expect(errorOf(() => load(`${HEAD}pluginz: []\n`)).message).toBe('pluginz: unknown field');
-    expect(errorOf(() => load(`${HEAD}schedulingProfiles:\n- name: a\n  plugin: []\n`)).message).toBe('schedulingProfiles[0].plugin: unknown field');
+    expect(errorOf(() => load(`${HEAD}pluginz: []\n`)).message).toBe('pluginz: unknown field (did you mean "plugins"?)');
+    expect(errorOf(() => load(`${HEAD}schedulingProfiles:\n- name: a\n  plugin: []\n`)).message).toBe('schedulingProfiles[0].plugin: unknown field (did you mean "plugins"?)');
   });
   it('unknown type lists the known types', () => {
     const e = errorOf(() => load(`${HEAD}plugins:\n- type: queue-scorerr\n`));

@@ -9,12 +9,13 @@ import type { SchedulerConfig } from '../scheduling/scheduler.js';
 import type { RequestParser } from '../request/parser.js';
 import { isRequestParser } from '../request/parser-plugins.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
-import { resolveDataLayer, type DataLayerSettings } from './data-layer-settings.js';
+import { DATA_LAYER_NOT_ACTED_ON, resolveDataLayer, type DataLayerSettings } from './data-layer-settings.js';
 import { effectiveDocument, printYaml } from './effective.js';
 import { checkFlowControlRefs } from './flow-control-refs.js';
 import { createInstances } from './instances.js';
 import { configError, invalid } from './issues.js';
 import { parseConfigText } from './parse-source.js';
+import type { NotActedOnParameter } from './not-acted-on.js';
 import { isProfileHandler } from './plugin-kinds.js';
 import { completeProducers, type Instance } from './producers.js';
 import { buildProfiles } from './profiles.js';
@@ -64,6 +65,12 @@ export interface LoadedConfig extends SchedulerConfig {
   readonly parsers: readonly RequestParser[] | undefined;
   /** The effective document (defaults applied, auto-created plugins included). */
   readonly effective: Record<string, unknown>;
+  /**
+   * Parameters llm-d accepts that this document sets and Switchyard does not act on, one entry
+   * per plugin and parameter. Log them once (`formatNotActedOn`) and expose them
+   * (`SchedulerMetrics.recordNotActedOn`); they stay in the effective document.
+   */
+  readonly notActedOn: readonly NotActedOnParameter[];
   /** True when `gate` is enabled. */
   hasFeatureGate(gate: string): boolean;
   /** The effective document as YAML; it loads back to the same configuration. */
@@ -97,7 +104,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
   const raw = given === undefined || given === null ? { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' } : given;
   const parsed = endpointPickerConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const e = configError(parsed.error.issues, raw);
+    const e = configError(parsed.error.issues, raw, [], endpointPickerConfigSchema);
     if (parsed.error.issues.some((i) => i.path[0] === 'apiVersion')) {
       throw new SwitchyardError('CONFIG_INVALID', `${e.message} (supported apiVersions: ${CONFIG_API_VERSIONS.join(', ')})`);
     }
@@ -172,6 +179,12 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
     requestHandler: doc.requestHandler,
     parsers,
     effective,
+    notActedOn: [
+      ...instances.flatMap((i) => (i.notActedOn ?? []).map((p) => ({ plugin: i.plugin.name, type: i.plugin.type, ...p }))),
+      ...Object.entries(DATA_LAYER_NOT_ACTED_ON).flatMap(([parameter, reason]) =>
+        doc.dataLayer?.[parameter] === undefined ? [] : [{ plugin: 'dataLayer', type: 'dataLayer', parameter, reason }],
+      ),
+    ],
     hasFeatureGate: (gate) => gates.has(gate),
     printEffectiveConfig: () => printYaml(effective),
   };

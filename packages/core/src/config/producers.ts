@@ -18,6 +18,8 @@ export interface Instance {
   readonly raw?: unknown;
   /** True when the loader created it by defaulting rules. */
   readonly auto: boolean;
+  /** Parameters llm-d accepts that were given but are not acted on (see `PluginDefinition.notActedOn`). */
+  readonly notActedOn?: readonly { readonly parameter: string; readonly reason: string }[];
 }
 
 /**

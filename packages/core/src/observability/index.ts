@@ -5,3 +5,4 @@ export type { FastMetricOptions, FastMetricSample, FastMetricSeries, FastMetricV
 export { FastCounter, FastCounterChild, FastGauge, FastGaugeChild, FastHistogram, FastHistogramChild } from './fast-metrics.js';
 export type { FastHistogramOptions } from './fast-metrics.js';
 export type { RequestSeries } from './request-series.js';
+export { recordNotActedOn, NOT_ACTED_ON_METRIC } from './not-acted-on-metric.js';

@@ -33,13 +33,32 @@ export function decodeSessionToken(token: string | undefined): string | undefine
 }
 
 /**
- * The endpoint id the request's session is pinned to under `strategy`, if any.
+ * llm-d's `encodedEndpointHeaderConfig`: the header carrying the session token (lowercased and
+ * trimmed; default `x-session-token`).
  * @public
  */
-export function sessionEndpointOf(request: SchedulingRequest, strategy: SessionStrategy): string | undefined {
+export const encodedEndpointHeaderConfigSchema = z
+  .strictObject({ header: z.string().default(SESSION_TOKEN_HEADER).transform((h) => (h.trim() === '' ? SESSION_TOKEN_HEADER : h.trim().toLowerCase())) })
+  .default({ header: SESSION_TOKEN_HEADER });
+
+/**
+ * Session parameters llm-d accepts that Switchyard's session plugins load without acting on.
+ * @internal
+ */
+export const SESSION_NOT_ACTED_ON: Readonly<Record<string, string>> = {
+  sessionIdConfig:
+    'the session_id strategy reads the session map of session-id-producer: choose the header or cookie there (headerName, cookieName) and the lifetime with its ttl',
+};
+
+/**
+ * The endpoint id the request's session is pinned to under `strategy`, if any; `tokenHeader` is
+ * the header of the `encoded_endpoint_header` strategy.
+ * @public
+ */
+export function sessionEndpointOf(request: SchedulingRequest, strategy: SessionStrategy, tokenHeader: string = SESSION_TOKEN_HEADER): string | undefined {
   return strategy === 'session_id'
     ? request.attributes.get(Attributes.sessionEndpoint)
-    : decodeSessionToken(request.request.headers[SESSION_TOKEN_HEADER]);
+    : decodeSessionToken(request.request.headers[tokenHeader]);
 }
 
 /**

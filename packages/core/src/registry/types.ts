@@ -47,6 +47,12 @@ export interface PluginDefinition<TParams = unknown> {
   readonly produces?: readonly string[];
   /** When set, the loader creates an instance of this type (default parameters) if one of these attributes is consumed but not produced. */
   readonly defaultProducerFor?: readonly string[];
+  /**
+   * Parameters llm-d accepts that this type loads without acting on (dotted paths inside
+   * `parameters` → why). The loader removes them before `parameters` validates the rest, and
+   * reports each one in `LoadedConfig.notActedOn`, so an llm-d config never fails on them.
+   */
+  readonly notActedOn?: Readonly<Record<string, string>>;
   /** Alpha plugins need `allowExperimental` at load time. */
   readonly experimental?: boolean;
   /** One-line description, shown in docs and errors. */

@@ -1,3 +1,4 @@
+import { NotActedOnReasons } from '../plugins/not-acted-on-reasons.js';
 import { definePlugin } from '../registry/types.js';
 import { CONCURRENCY_DETECTOR_TYPE, concurrencyDetectorParams, createConcurrencyDetector } from './concurrency-detector.js';
 import { UTILIZATION_DETECTOR_TYPE, createUtilizationDetector, utilizationDetectorParams } from './utilization-detector.js';
@@ -23,6 +24,7 @@ export const utilizationDetectorPlugin = definePlugin({
 export const concurrencyDetectorPlugin = definePlugin({
   type: CONCURRENCY_DETECTOR_TYPE,
   parameters: concurrencyDetectorParams,
+  notActedOn: { inFlightLoadProducerName: NotActedOnReasons.inFlightLoadProducer },
   create: (params, ctx) => createConcurrencyDetector({ ...params, name: ctx.name }),
   description: 'Saturation from in-flight requests/tokens with headroom; also a filter (no fail-open).',
 });

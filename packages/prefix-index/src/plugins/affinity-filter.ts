@@ -30,15 +30,15 @@ export const affinityFilterParameters = z.strictObject({
   affinityThreshold: z.number().min(0).max(1).default(0.8),
   /** Probability of keeping every endpoint (exploration). */
   explorationProbability: z.number().min(0).max(1).default(0),
-  /** Largest TTFT a sticky endpoint may cost over the best other one, ms. */
+  /** Largest TTFT a sticky endpoint may cost over the best other one, ms; 0 turns the load gate off (llm-d). */
   maxTTFTPenaltyMs: z.number().min(0).default(18000),
   /**
    * `prefillThroughput` (in-flight tokens / peak throughput) or `latencyPredictor` (the
    * predicted-latency attribute; `predictedLatency` and `predicted` are accepted spellings).
    */
   ttftSource: z.enum(['prefillThroughput', 'latencyPredictor', 'predictedLatency', 'predicted']).default('prefillThroughput'),
-  /** Peak prefill throughput, tokens per second (default 15928). */
-  peakPrefillThroughput: z.number().positive().optional(),
+  /** Peak prefill throughput, tokens per second (default 15928); 0 is allowed only while nothing reads it. */
+  peakPrefillThroughput: z.number().min(0).optional(),
   /** Path of an llm-d calibration record: accepted, not read. */
   prefillCalibrationFile: z.string().optional(),
   /** Fingerprint the calibration record must match: accepted, not read. */
@@ -51,6 +51,9 @@ export const affinityFilterParameters = z.strictObject({
   latencyPredictionInfoProducerName: z.string().optional(),
   /** Accepted, ignored: in-flight tokens are read from the endpoint, which counts every dispatch. */
   inFlightLoadProducerName: z.string().optional(),
+}).refine((p) => !(p.peakPrefillThroughput === 0 && p.maxTTFTPenaltyMs > 0 && p.ttftSource === 'prefillThroughput'), {
+  error: 'must be > 0 when ttftSource is prefillThroughput and maxTTFTPenaltyMs > 0',
+  path: ['peakPrefillThroughput'],
 });
 
 /**
@@ -89,7 +92,7 @@ export interface AffinityFilterOptions {
  */
 export function createAffinityFilter(name: string, options: AffinityFilterOptions = {}): Filter {
   const p = affinityFilterParameters.parse(options);
-  const peak = p.peakPrefillThroughput ?? DEFAULT_PEAK_PREFILL_THROUGHPUT;
+  const peak = p.peakPrefillThroughput || DEFAULT_PEAK_PREFILL_THROUGHPUT;
   const ttft = (request: SchedulingRequest, e: Endpoint): number => {
     if (p.ttftSource !== 'prefillThroughput') {
       const predicted = request.attributes.get(Attributes.predictedLatency)?.get(e.id)?.ttftMs;
@@ -120,7 +123,8 @@ export function createAffinityFilter(name: string, options: AffinityFilterOption
         }
       }
       if (sticky.length === 0) return endpoints;
-      if (bestOther !== Infinity && bestSticky - bestOther > p.maxTTFTPenaltyMs) return endpoints;
+      // llm-d: a zero penalty turns the load gate off (stickiness is never broken for load).
+      if (p.maxTTFTPenaltyMs > 0 && bestOther !== Infinity && bestSticky - bestOther > p.maxTTFTPenaltyMs) return endpoints;
       return sticky;
     },
   };

@@ -115,4 +115,13 @@ describe('prefix-cache-affinity-filter', () => {
     predicted.attributes.set(Attributes.predictedLatency, new Map([['a', { ttftMs: 10, tpotMs: 1 }], ['b', { ttftMs: 5, tpotMs: 1 }]]));
     expect(ids(createAffinityFilter('p', { ttftSource: 'predictedLatency', maxTTFTPenaltyMs: 1000 }).filter(ctx(), predicted, [a, b]))).toEqual(['a']);
   });
+
+  it('with maxTTFTPenaltyMs 0 turns the load gate off, as llm-d does (and then needs no throughput)', () => {
+    const gatePool = poolOf('a', 'b');
+    const [a, b] = gatePool.list() as [Endpoint, Endpoint];
+    const f = createAffinityFilter('f', { maxTTFTPenaltyMs: 0, peakPrefillThroughput: 0 });
+    gatePool.addInFlight('a', 100, 10_000_000); // far more loaded than b
+    expect(ids(f.filter(ctx(), withMatches({ a: info(10, 10) }), [a, b]))).toEqual(['a']);
+    expect(() => createAffinityFilter('g', { maxTTFTPenaltyMs: 1000, peakPrefillThroughput: 0 })).toThrow(/peakPrefillThroughput/);
+  });
 });

@@ -30,16 +30,16 @@ const FIRST_THREE = '- type: queue-scorer\n- type: kv-cache-utilization-scorer\n
 
 describe('prefix-index plugin parameters are decoded strictly', () => {
   it.each([
-    ['prefix-cache-scorer', 'matchLenghtWeight: 0.5', 'matchLenghtWeight'],
-    ['approx-prefix-cache-producer', 'blockSizeToken: 64', 'blockSizeToken'],
-    ['no-hit-lru-scorer', 'lruSise: 10', 'lruSise'],
-    ['prefix-cache-affinity-filter', 'affinityTreshold: 0.9', 'affinityTreshold'],
-    ['token-producer', 'vllm: { urll: "http://x" }', 'vllm.urll'],
-    ['precise-prefix-cache-producer', 'tokenProcessorConfig: { blockSizeToken: 64 }', 'tokenProcessorConfig.blockSizeToken'],
-    ['precise-prefix-cache-producer', 'kvEventsConfig: { podDiscoveryConfig: { socketPrt: 1 } }', 'kvEventsConfig.podDiscoveryConfig.socketPrt'],
-    ['precise-prefix-cache-producer', 'indexerConfig: { kvCacheBackendConfig: [] }', 'indexerConfig.kvCacheBackendConfig'],
-  ])('%s rejects %s', (type, param, path) => {
-    expect(errorOf(() => load(`${FIRST_THREE}- type: ${type}\n  parameters: { ${param} }\n`))).toBe(`plugins[3].parameters.${path}: unknown parameter`);
+    ['prefix-cache-scorer', 'matchLenghtWeight: 0.5', 'matchLenghtWeight', 'matchLengthWeight'],
+    ['approx-prefix-cache-producer', 'blockSizeToken: 64', 'blockSizeToken', 'blockSizeTokens'],
+    ['no-hit-lru-scorer', 'lruSise: 10', 'lruSise', 'lruSize'],
+    ['prefix-cache-affinity-filter', 'affinityTreshold: 0.9', 'affinityTreshold', 'affinityThreshold'],
+    ['token-producer', 'vllm: { urll: "http://x" }', 'vllm.urll', 'url'],
+    ['precise-prefix-cache-producer', 'tokenProcessorConfig: { blockSizeToken: 64 }', 'tokenProcessorConfig.blockSizeToken', 'blockSizeTokens'],
+    ['precise-prefix-cache-producer', 'kvEventsConfig: { podDiscoveryConfig: { socketPrt: 1 } }', 'kvEventsConfig.podDiscoveryConfig.socketPrt', 'socketPort'],
+    ['precise-prefix-cache-producer', 'indexerConfig: { kvCacheBackendConfig: [] }', 'indexerConfig.kvCacheBackendConfig', 'kvCacheBackendConfigs'],
+  ])('%s rejects %s', (type, param, path, suggestion) => {
+    expect(errorOf(() => load(`${FIRST_THREE}- type: ${type}\n  parameters: { ${param} }\n`))).toBe(`plugins[3].parameters.${path}: unknown parameter (did you mean "${suggestion}"?)`);
   });
 
   it('accepts every llm-d parameter of the prefix plugins', () => {

@@ -7,6 +7,8 @@ import type { Plugin } from '../../scheduling/plugins.js';
 /** Type of llm-d's Prometheus scrape source. @public */
 export const METRICS_DATA_SOURCE = 'metrics-data-source';
 
+const unsetWhenEmpty = z.string().optional().transform((v) => (v === '' ? undefined : v));
+
 /**
  * Parameters of `metrics-data-source`, with llm-d's names and defaults (scheme `http`, path
  * `/metrics`, `insecureSkipVerify` true). `interval` is a duration (`"1s"`, or a number of seconds).
@@ -17,9 +19,10 @@ export const metricsDataSourceParameters = z.strictObject({
   path: z.string().startsWith('/').default('/metrics'),
   port: z.number().int().min(0).max(65535).default(0),
   insecureSkipVerify: z.boolean().default(true),
-  caCertPath: z.string().optional(),
-  clientCertPath: z.string().optional(),
-  clientKeyPath: z.string().optional(),
+  // llm-d's empty string means "not set", as an absent field does.
+  caCertPath: unsetWhenEmpty,
+  clientCertPath: unsetWhenEmpty,
+  clientKeyPath: unsetWhenEmpty,
   interval: z.union([z.literal(''), durationSchema]).optional(),
 }).refine((p) => (p.clientCertPath === undefined) === (p.clientKeyPath === undefined), { error: 'clientCertPath and clientKeyPath must be set together', path: ['clientKeyPath'] });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../../endpoints/types.js';
+import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import type { Filter } from '../../scheduling/plugins.js';
@@ -21,6 +22,7 @@ export const sloHeadroomTierFilterPlugin = definePlugin({
   type: 'slo-headroom-tier-filter',
   description: 'Keeps endpoints predicted to meet the request SLOs (the others with a small exploration probability).',
   consumes: CONSUMES,
+  notActedOn: { latencyPredictionInfoProducerName: NotActedOnReasons.latencyPredictionProducer },
   parameters: z.strictObject({
     /** Probability of keeping the negative tier when both tiers have endpoints. */
     epsilonExploreNeg: z.number().min(0).max(1).default(0.01),

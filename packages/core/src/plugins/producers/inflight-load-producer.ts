@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../../endpoints/types.js';
+import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes, type InFlightLoadView } from '../../scheduling/attributes.js';
 import type { DataProducer } from '../../scheduling/plugins.js';
@@ -14,6 +15,8 @@ export const poolInFlightLoad: InFlightLoadView = {
   tokens: (e: Endpoint) => e.inFlightTokens,
 };
 
+const POOL_COUNTS = 'in-flight load is the pool\'s exact request and token counts (uncached prompt tokens, no output estimate)';
+
 /**
  * `inflight-load-producer`: publishes the in-flight load (`inflight-load` attribute) read by
  * `token-load-scorer` and `active-request-scorer`. Auto-created when one of them is configured.
@@ -24,15 +27,17 @@ export const inFlightLoadProducerPlugin = definePlugin({
   description: 'Publishes in-flight requests and tokens per endpoint.',
   produces: [Attributes.inFlightLoad.name],
   defaultProducerFor: [Attributes.inFlightLoad.name],
-  // llm-d's parameters (old and new names). Accepted for compatibility; our counts come from the
-  // pool, which the EndpointPicker keeps exact, so none of them changes behaviour (docs/config.md).
-  parameters: z.strictObject({
-    addEstimatedOutputTokens: z.boolean().optional(),
-    includeOutputTokens: z.boolean().optional(),
-    outputRatio: z.number().min(0).optional(),
-    maxEstimatedOutputTokens: z.number().int().min(0).optional(),
-    prefixMatchInfoProducerName: z.string().min(1).optional(),
-  }),
+  // llm-d's parameters (old and new names). Our counts come from the pool, which the
+  // EndpointPicker keeps exact, so none of them changes behaviour: loaded and reported.
+  notActedOn: {
+    addEstimatedOutputTokens: POOL_COUNTS,
+    includeOutputTokens: POOL_COUNTS,
+    outputRatio: POOL_COUNTS,
+    maxEstimatedOutputTokens: POOL_COUNTS,
+    prefixMatchInfoProducerName: POOL_COUNTS,
+    syncCrossReplicaState: NotActedOnReasons.crossReplicaSync,
+  },
+  parameters: z.strictObject({}),
   create: (_p, ctx): DataProducer => ({
     type: 'inflight-load-producer',
     name: ctx.name,

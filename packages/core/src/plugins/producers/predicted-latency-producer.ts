@@ -79,6 +79,13 @@ export const predictedLatencyProducerPlugin = definePlugin({
   description: 'Online per-endpoint TTFT/TPOT predictions (EWMA of observations).',
   produces: [Attributes.predictedLatency.name],
   defaultProducerFor: [Attributes.predictedLatency.name],
+  // llm-d's settings of its predictor sidecar client: predictions here are learned in-process.
+  notActedOn: Object.fromEntries(
+    ['sloBufferFactor', 'contextTTL', 'streamingMode', 'endpointRoleLabel', 'predictInProduce', 'prefixMatchInfoProducerName', 'inFlightLoadProducerName', 'useEncoderCacheFeatures', 'encoderCacheMatchInfoProducerName', 'samplingMean', 'maxDecodeTokenSamplesForPrediction'].map((k) => [
+      k,
+      'predictions are learned in-process per endpoint (EWMA with weight alpha), not by llm-d\'s predictor sidecars',
+    ]),
+  ),
   parameters: z.strictObject({
     /** Weight of a new observation, in (0, 1]. */
     alpha: z.number().gt(0).max(1).default(0.2),

@@ -37,6 +37,16 @@ describe('data-parallel-profile-handler', () => {
     const two = '- name: a\n  plugins:\n  - pluginRef: queue-scorer\n- name: b\n  plugins:\n  - pluginRef: queue-scorer\n';
     expect(() => loadConfig(config('', two), { registry: createDefaultRegistry(), pool })).toThrow(SwitchyardError);
     expect(() => loadConfig(config('', two), { registry: createDefaultRegistry(), pool })).toThrow(/exactly one scheduling profile/);
-    expect(() => loadConfig(config('primaryPort: 0'), { registry: createDefaultRegistry(), pool })).toThrow(/primaryPort/);
+    expect(() => loadConfig(config('primaryPort: 65536'), { registry: createDefaultRegistry(), pool })).toThrow(/primaryPort/);
+  });
+
+  it('with primaryPort 0 (llm-d: allowed) sends the request to the chosen rank itself, without the header', async () => {
+    const pool = ranks();
+    const picker = new EndpointPicker({ pool, config: loadConfig(config('primaryPort: 0'), { registry: createDefaultRegistry(), pool }) });
+    const decision = await picker.pick(chat());
+    expect(['10.0.0.1:8001', '10.0.0.1:8002']).toContain(decision.primary.address);
+    expect(decision.headers[DESTINATION_HEADER]).toBe(decision.primary.address);
+    expect(decision.headers[DATA_PARALLEL_HEADER]).toBeUndefined();
+    decision.complete({ kind: 'success' });
   });
 });

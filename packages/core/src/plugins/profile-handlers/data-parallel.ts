@@ -69,8 +69,8 @@ export const dataParallelProfileHandlerPlugin = definePlugin({
   type: 'data-parallel-profile-handler',
   description: "Deprecated llm-d handler: one profile, request sent to the pod's primaryPort, rank in x-data-parallel-host-port.",
   parameters: z.strictObject({
-    /** Port every request is sent to on the chosen rank's host. */
-    primaryPort: z.number().int().min(1).max(65535).default(8000),
+    /** Port every request is sent to on the chosen rank's host; 0 keeps the rank's own port (no rewrite, no header). */
+    primaryPort: z.number().int().min(0).max(65535).default(8000),
   }),
   create: (p, ctx): ProfileHandler & RequestLifecycle => {
     const single = createSingleProfileHandler(ctx.name);
@@ -83,7 +83,7 @@ export const dataParallelProfileHandlerPlugin = definePlugin({
       pickProfiles: (c, request, profiles, results) => single.pickProfiles(c, request, profiles, results),
       processResults(c, request, results) {
         const result = single.processResults(c, request, results);
-        return onPrimaryPort(result, result.primaryProfileName, p.primaryPort);
+        return p.primaryPort === 0 ? result : onPrimaryPort(result, result.primaryProfileName, p.primaryPort);
       },
       preRequest(_c, _request, result, headers) {
         setDataParallelHeader(result, result.primaryProfileName, headers);

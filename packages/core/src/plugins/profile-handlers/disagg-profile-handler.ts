@@ -22,26 +22,69 @@ export interface DisaggProfileHandler extends ProfileHandler, RequestLifecycle {
   decisionType(result: SchedulingResult): DisaggDecisionType;
 }
 
-const parametersSchema = z
+/** A profile name; llm-d's empty string means the stage's default name. */
+const profileName = (fallback: string) => z.string().default(fallback).transform((v) => (v === '' ? fallback : v));
+/** A decider reference; llm-d's empty string means "stage off", as an absent one does. */
+const deciderRef = z.string().optional().transform((v) => (v === '' ? undefined : v));
+
+/**
+ * llm-d's spellings of the stage order: case-insensitive, `-` and `_` ignored, `decode` and
+ * `prefill` alone allowed.
+ */
+const stageOrderSchema = z
+  .string()
+  .default('decode-first')
+  .transform((v, ctx) => {
+    const key = v.toLowerCase().replace(/[-_]/g, '');
+    if (key === '' || key === 'decodefirst' || key === 'decode') return 'decode-first' as const;
+    if (key === 'prefillfirst' || key === 'prefill') return 'prefill-first' as const;
+    ctx.addIssue({ code: 'custom', message: `expected decode-first or prefill-first (any case, - or _ optional), got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  });
+
+/** The legacy flat parameters llm-d still loads, when the document uses no nested field. */
+const FLAT_KEYS = ['decodeProfile', 'prefillProfile', 'encodeProfile', 'prefillDeciderPluginName', 'encodeDeciderPluginName', 'deciderPluginName'] as const;
+
+/**
+ * llm-d's legacy flat schema moved into the nested one. A document mixing both is left as is,
+ * so the strict schema names the flat field (llm-d rejects the mix too).
+ */
+function nestFlatParameters(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const r = raw as Record<string, unknown>;
+  if (!FLAT_KEYS.some((k) => k in r) || 'profiles' in r || 'deciders' in r) return raw;
+  const { decodeProfile, prefillProfile, encodeProfile, prefillDeciderPluginName, encodeDeciderPluginName, deciderPluginName, ...rest } = r;
+  const defined = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  const prefillDecider = prefillDeciderPluginName === undefined || prefillDeciderPluginName === '' ? deciderPluginName : prefillDeciderPluginName;
+  return {
+    ...rest,
+    profiles: defined({ decode: decodeProfile, prefill: prefillProfile, encode: encodeProfile }),
+    deciders: defined({ prefill: prefillDecider, encode: encodeDeciderPluginName }),
+  };
+}
+
+const nestedSchema = z
   .strictObject({
     /** Profile names of the stages. */
     profiles: z
       .strictObject({
-        decode: z.string().min(1).default('decode'),
-        prefill: z.string().min(1).default('prefill'),
-        encode: z.string().min(1).default('encode'),
+        decode: profileName('decode'),
+        prefill: profileName('prefill'),
+        encode: profileName('encode'),
       })
       .default({ decode: 'decode', prefill: 'prefill', encode: 'encode' }),
     /** Names of the StageDecider plugins; an unset decider turns that stage off. */
-    deciders: z.strictObject({ prefill: z.string().min(1).optional(), encode: z.string().min(1).optional() }).default({}),
+    deciders: z.strictObject({ prefill: deciderRef, encode: deciderRef }).default({ prefill: undefined, encode: undefined }),
     /** `decode-first` (default) or `prefill-first` (prefill always runs; no prefill decider). */
-    stageOrder: z.enum(['decode-first', 'prefill-first']).default('decode-first'),
+    stageOrder: stageOrderSchema,
   })
   .superRefine((p, ctx) => {
     if (p.stageOrder === 'prefill-first' && p.deciders.prefill !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['deciders', 'prefill'], message: 'a prefill decider is not allowed with stageOrder prefill-first' });
     }
   });
+
+const parametersSchema = z.preprocess(nestFlatParameters, nestedSchema);
 
 /**
  * Sets `x-prefiller-host-port` from the first target of profile `prefillProfile` and

@@ -7,16 +7,11 @@ const REMOVED = 'was removed from pd-profile-handler upstream: add a prefix-base
 
 const parametersSchema = z.strictObject({
   /** Name of the decode profile (the primary). */
-  decodeProfile: z.string().min(1).default('decode'),
-  /** Name of the prefill profile. */
-  prefillProfile: z.string().min(1).default('prefill'),
+  decodeProfile: z.string().default('decode').transform((v) => (v === '' ? 'decode' : v)),
+  /** Name of the prefill profile (llm-d's empty string means the default). */
+  prefillProfile: z.string().default('prefill').transform((v) => (v === '' ? 'prefill' : v)),
   /** Instance name of the stage decider that says when to run prefill. */
   deciderPluginName: z.string().min(1).default('prefix-based-pd-decider'),
-  /** Accepted from old configs and ignored: llm-d never used them either. */
-  prefixPluginType: z.string().optional(),
-  prefixPluginName: z.string().optional(),
-  /** Accepted and ignored: the decider reads its own producer's match info. */
-  prefixMatchInfoProducerName: z.string().optional(),
   /**
    * llm-d's data-parallel workaround, deprecated upstream: when set, the decode pick is sent to this
    * port of its host and named in `x-data-parallel-host-port` (see `data-parallel-profile-handler`).
@@ -41,9 +36,14 @@ export const pdProfileHandlerPlugin = definePlugin({
   type: 'pd-profile-handler',
   description: 'Deprecated llm-d alias: prefill/decode disaggregation, decode first, one decider (headers from disagg-headers-handler).',
   parameters: parametersSchema,
+  notActedOn: {
+    prefixPluginType: 'deprecated; llm-d never used it either',
+    prefixPluginName: 'deprecated; llm-d never used it either',
+    prefixMatchInfoProducerName: 'the decider reads its own producer\'s match info',
+  },
   create: (p, ctx): DisaggProfileHandler => {
     const disagg = createDisaggProfileHandler(
-      { profiles: { decode: p.decodeProfile, prefill: p.prefillProfile, encode: 'encode' }, deciders: { prefill: p.deciderPluginName }, stageOrder: 'decode-first' },
+      { profiles: { decode: p.decodeProfile, prefill: p.prefillProfile, encode: 'encode' }, deciders: { prefill: p.deciderPluginName, encode: undefined }, stageOrder: 'decode-first' },
       ctx,
     );
     const handler: DisaggProfileHandler = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../../endpoints/types.js';
+import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import { arrayScorer } from './scorer-base.js';
@@ -17,6 +18,7 @@ export const activeRequestScorerPlugin = definePlugin({
   type: 'active-request-scorer',
   description: 'In-flight request count relative to the busiest candidate.',
   consumes: CONSUMES,
+  notActedOn: { inFlightLoadProducerName: NotActedOnReasons.inFlightLoadProducer, requestTimeout: NotActedOnReasons.deprecatedIgnored },
   parameters: z.strictObject({
     /** Endpoints with at most this many in-flight requests count as idle and score 1. */
     idleThreshold: z.number().int().min(0).default(0),

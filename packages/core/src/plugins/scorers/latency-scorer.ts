@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../../endpoints/types.js';
+import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes, type LatencyPrediction } from '../../scheduling/attributes.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
@@ -103,6 +104,7 @@ export const latencyScorerPlugin = definePlugin({
   type: 'latency-scorer',
   description: 'Predicted TTFT/TPOT headroom against the request SLOs.',
   consumes: CONSUMES,
+  notActedOn: { latencyPredictionInfoProducerName: NotActedOnReasons.latencyPredictionProducer, prefixMatchInfoProducerName: 'the composite fallback reads the one prefix match of the request' },
   parameters: latencyScorerParametersSchema,
   create: (p, ctx) =>
     arrayScorer('latency-scorer', ctx.name, (_c, request, endpoints, out) => {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { SESSION_TOKEN_HEADER } from '../../headers/names.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import type { RequestLifecycle, Scorer } from '../../scheduling/plugins.js';
-import { encodeSessionToken, sessionConsumes, sessionEndpointOf, sessionStrategySchema } from '../session.js';
+import { SESSION_NOT_ACTED_ON, encodeSessionToken, encodedEndpointHeaderConfigSchema, sessionConsumes, sessionEndpointOf, sessionStrategySchema } from '../session.js';
 import { arrayScorer } from './scorer-base.js';
 
 /**
@@ -17,18 +16,21 @@ import { arrayScorer } from './scorer-base.js';
 export const sessionAffinityScorerPlugin = definePlugin({
   type: 'session-affinity-scorer',
   description: 'Prefers the endpoint the session is pinned to.',
+  notActedOn: SESSION_NOT_ACTED_ON,
   parameters: z.strictObject({
     /** Where the session pin comes from. */
     strategy: sessionStrategySchema.default('encoded_endpoint_header'),
-    /** Profile whose pick becomes the session endpoint (default: the primary profile). */
-    profileName: z.string().min(1).optional(),
+    /** The header carrying the session token (`encoded_endpoint_header` strategy). */
+    encodedEndpointHeaderConfig: encodedEndpointHeaderConfigSchema,
+    /** Profile whose pick becomes the session endpoint (default, or empty: the primary profile). */
+    profileName: z.string().optional().transform((v) => (v === '' ? undefined : v)),
   }),
   create: (p, ctx): Scorer & RequestLifecycle => {
     const base = arrayScorer(
       'session-affinity-scorer',
       ctx.name,
       (_c, request, endpoints, out) => {
-        const pinned = sessionEndpointOf(request, p.strategy);
+        const pinned = sessionEndpointOf(request, p.strategy, p.encodedEndpointHeaderConfig.header);
         for (let i = 0; i < endpoints.length; i++) out[i] = pinned !== undefined && endpoints[i]?.id === pinned ? 1 : 0;
       },
       { consumes: sessionConsumes(p.strategy) },
@@ -44,7 +46,7 @@ export const sessionAffinityScorerPlugin = definePlugin({
           headers = {};
           request.attributes.set(Attributes.responseHeaders, headers);
         }
-        headers[SESSION_TOKEN_HEADER] = encodeSessionToken(target.id);
+        headers[p.encodedEndpointHeaderConfig.header] = encodeSessionToken(target.id);
       },
     };
   },

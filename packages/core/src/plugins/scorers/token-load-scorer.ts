@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes } from '../../scheduling/attributes.js';
 import { producedPromptTokens, uncachedPromptTokens } from '../request-tokens.js';
@@ -17,6 +18,7 @@ export const tokenLoadScorerPlugin = definePlugin({
   type: 'token-load-scorer',
   description: 'In-flight plus uncached prompt tokens against a threshold.',
   consumes: CONSUMES,
+  notActedOn: { inFlightLoadProducerName: NotActedOnReasons.inFlightLoadProducer },
   parameters: z.strictObject({
     /** Token load at which the score reaches 0. */
     queueThresholdTokens: z.number().int().positive().default(4_194_304),
