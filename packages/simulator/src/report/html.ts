@@ -34,6 +34,41 @@ function loadCharts(ps: readonly PolicySummary[]): string {
 }
 
 /**
+ * Requests per endpoint of each policy. Each run has its own fleet, whose ports differ from run to
+ * run, so endpoints are numbered in address order within each run (the name is the cell's tooltip).
+ */
+function endpointTable(ps: readonly PolicySummary[]): string {
+  const n = Math.max(0, ...ps.map((p) => Object.keys(p.endpointRequests).length));
+  const head = `<tr><th>policy</th>${Array.from({ length: n }, (_, i) => `<th>endpoint ${String(i + 1)}</th>`).join('')}</tr>`;
+  const rows = ps.map((p) => {
+    const eps = Object.keys(p.endpointRequests).sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    return `<tr><td>${esc(p.policy)}</td>${eps.map((e) => `<td title="${esc(e)}">${String(p.endpointRequests[e] ?? 0)}</td>`).join('')}</tr>`;
+  });
+  return `<table><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table><p class="muted">Endpoints are numbered in address order within each run; hover a count for the endpoint.</p>`;
+}
+
+/** The one-glance summary: which policy won on each headline measure, and by how much. */
+function glance(ps: readonly PolicySummary[]): string {
+  if (ps.length < 2) return '';
+  const lines: string[] = [];
+  const best = (label: string, f: (p: PolicySummary) => number, lowerWins: boolean, show: (v: number) => string): void => {
+    const sorted = [...ps].filter((p) => Number.isFinite(f(p))).sort((a, b) => (lowerWins ? f(a) - f(b) : f(b) - f(a)));
+    const [first, second] = sorted;
+    if (first === undefined || second === undefined) return;
+    const a = f(first);
+    const b = f(second);
+    const ratio = lowerWins ? (a === 0 ? undefined : b / a) : b === 0 ? undefined : a / b;
+    const versus = ratio === undefined ? 'ahead of' : ratio < 1.005 ? 'tied with' : `${ratio.toFixed(2)}× better than`;
+    lines.push(`<li><b>${label}</b>: <b>${esc(first.policy)}</b> (${show(a)}), ${versus} ${esc(second.policy)} (${show(b)})</li>`);
+  };
+  best('TTFT p90', (p) => p.ttft.p90, true, ms);
+  best('End-to-end p90', (p) => p.e2e.p90, true, ms);
+  best('Prefix-cache hit rate', (p) => p.prefixHitRate, false, pct);
+  best('Output throughput', (p) => p.outputTokensPerSec, false, (v) => `${v.toFixed(0)} tok/s`);
+  return `<h2>At a glance</h2><ul class="glance">${lines.join('')}</ul><p class="muted">Over all completed requests; the like-for-like table below counts failures and excludes warm-up and drain.</p>`;
+}
+
+/**
  * Renders a comparison as one self-contained HTML page: inline CSS and SVG only, no scripts
  * and no external assets, so it can be attached to an issue or opened offline.
  * @public
@@ -56,6 +91,7 @@ svg{background:#fff;border:1px solid #eaeef2;margin:4px}svg text{font-size:11px;
 </style></head><body>
 <h1>${esc(report.title)}</h1>
 <p class="muted">Workload <b>${esc(w.name)}</b>: ${esc(w.description)} (${w.requests} requests). Fleet: ${report.fleet.pods} × ${esc(report.fleet.profile)}, ${report.fleet.gateways ?? 1} gateway replica(s), metrics scraped every ${report.fleet.scrapeIntervalMs} ms (staggered, jittered), KV events delayed ${report.fleet.kvEventDelayMs} ms (median). Seed ${report.seed}.</p>
+${glance(ps)}
 <h2>Bounds: what no policy can beat</h2>
 ${boundsSection(report)}
 <h2>Like-for-like results</h2>
@@ -84,9 +120,7 @@ ${tenantTable(ps)}
 ${loadCharts(ps)}
 </div>
 <h2>Requests per endpoint</h2>
-<table><thead><tr><th>policy</th>${Object.keys(ps[0]?.endpointRequests ?? {}).map((e) => `<th>${esc(e)}</th>`).join('')}</tr></thead><tbody>
-${ps.map((p) => `<tr><td>${esc(p.policy)}</td>${Object.keys(ps[0]?.endpointRequests ?? {}).map((e) => `<td>${p.endpointRequests[e] ?? 0}</td>`).join('')}</tr>`).join('\n')}
-</tbody></table>
+${endpointTable(ps)}
 <h2>Policies</h2>
 <ul>${ps.map((p) => `<li><b>${esc(p.policy)}</b>: ${esc(p.description)}</li>`).join('')}</ul>
 </body></html>

@@ -84,6 +84,32 @@ describe('buildReport / renderReportHtml', () => {
     expect(html.indexOf('Like-for-like results')).toBeLessThan(html.indexOf('All completed requests'));
   });
 
+  it('leads with a one-glance summary and counts requests per endpoint of fleets whose ports differ', () => {
+    const r = buildReport(input);
+    const moved = { ...r, policies: r.policies.map((p, i) => (i === 1 ? { ...p, endpointRequests: { '127.0.0.1:9101': 50, '127.0.0.1:9100': 50 } } : p)) };
+    const html = renderReportHtml(moved);
+    expect(html.indexOf('At a glance')).toBeLessThan(html.indexOf('Bounds: what no policy can beat'));
+    expect(html).toMatch(/<b>TTFT p90<\/b>: <b>(precise|default)<\/b>/);
+    const table = html.slice(html.indexOf('<h2>Requests per endpoint</h2>'), html.indexOf('<h2>Policies</h2>'));
+    expect(table).toContain('<td title="127.0.0.1:9100">50</td><td title="127.0.0.1:9101">50</td>');
+    expect(table).not.toMatch(/<td[^>]*>0<\/td>/);
+  });
+
+  it('lays legends out below the plot so long names never overlap', () => {
+    const html = renderReportHtml(buildReport(input));
+    let legends = 0;
+    for (const chart of html.split('<svg ')) {
+      const rows = new Map<string, number[]>();
+      for (const m of chart.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="14" height="4"/g)) {
+        legends++;
+        rows.set(m[2] ?? '', [...(rows.get(m[2] ?? '') ?? []), Number(m[1])]);
+      }
+      // Entries of one row are at least as far apart as a short name is wide.
+      for (const xs of rows.values()) for (let i = 1; i < xs.length; i++) expect((xs[i] ?? 0) - (xs[i - 1] ?? 0)).toBeGreaterThanOrEqual(40);
+    }
+    expect(legends).toBeGreaterThan(0);
+  });
+
   it('judges every policy on the same offered set: failures count as infinite TTFT and by reason', () => {
     // Warm-up and drain excluded: items arriving in [990, 8910) ms of a 0-9900 ms span.
     const r = buildReport({ ...input, window: { warmup: 0.1, drain: 0.1 } });

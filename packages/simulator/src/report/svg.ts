@@ -31,11 +31,36 @@ export interface LineChartOptions {
   readonly yMax?: number;
 }
 
-/** An inline SVG line chart with axes, ticks and a legend. @internal */
+/** Approximate width of SVG text at 11 px (no layout engine in an SVG string). */
+const textWidth = (s: string): number => s.length * 6.3;
+
+/**
+ * Legend entries laid out in rows below the plot, each as wide as its text, so long policy and
+ * endpoint names neither overlap each other nor the curves.
+ */
+function legendRows(series: readonly Series[], width: number, left: number): { x: number; row: number }[] {
+  let x = left;
+  let row = 0;
+  return series.map((s) => {
+    const w = 22 + textWidth(s.name) + 14;
+    if (x + w > width && x > left) {
+      x = left;
+      row++;
+    }
+    const at = { x, row };
+    x += w;
+    return at;
+  });
+}
+
+/** An inline SVG line chart with axes, ticks and a legend below it. @internal */
 export function lineChart(o: LineChartOptions): string {
   const W = o.width ?? 560;
-  const H = o.height ?? 300;
-  const m = { l: 56, r: 12, t: 28, b: 44 };
+  const legend = legendRows(o.series, W - 8, 8);
+  const legendH = ((legend[legend.length - 1]?.row ?? -1) + 1) * 16;
+  const plotH = o.height ?? 300;
+  const H = plotH + legendH;
+  const m = { l: 56, r: 12, t: 28, b: 44 + legendH };
   const all = o.series.flatMap((s) => s.points);
   if (all.length === 0) return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="60"><text x="8" y="30">${esc(o.title)}: no data</text></svg>`;
   const tx = (x: number): number => (o.logX === true ? Math.log10(Math.max(x, 1e-3)) : x);
@@ -56,13 +81,15 @@ export function lineChart(o: LineChartOptions): string {
     const xp = m.l + ((xt - x0) / (x1 - x0)) * (W - m.l - m.r);
     svg += `<text x="${xp.toFixed(1)}" y="${H - m.b + 16}" text-anchor="middle">${fmt(xv)}</text>`;
   }
-  svg += `<text x="${W / 2}" y="${H - 6}" text-anchor="middle">${esc(o.xLabel)}</text><text x="12" y="${H / 2}" transform="rotate(-90 12 ${H / 2})" text-anchor="middle">${esc(o.yLabel)}</text>`;
+  svg += `<text x="${W / 2}" y="${plotH - 6}" text-anchor="middle">${esc(o.xLabel)}</text><text x="12" y="${plotH / 2}" transform="rotate(-90 12 ${plotH / 2})" text-anchor="middle">${esc(o.yLabel)}</text>`;
   o.series.forEach((s, i) => {
     if (s.points.length > 0) {
       const d = s.points.map(([x, y], k) => `${k === 0 ? 'M' : 'L'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join('');
       svg += `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="1.8"/>`;
     }
-    svg += `<rect x="${m.l + 8 + (i % 4) * 120}" y="${m.t + 2 + Math.floor(i / 4) * 14}" width="10" height="3" fill="${s.color}"/><text x="${m.l + 22 + (i % 4) * 120}" y="${m.t + 7 + Math.floor(i / 4) * 14}">${esc(s.name)}</text>`;
+    const at = legend[i] ?? { x: 8, row: 0 };
+    const y = plotH + 4 + at.row * 16;
+    svg += `<rect x="${at.x}" y="${y}" width="14" height="4" fill="${s.color}"/><text x="${at.x + 20}" y="${y + 6}">${esc(s.name)}</text>`;
   });
   return `${svg}</svg>`;
 }
@@ -71,7 +98,8 @@ export function lineChart(o: LineChartOptions): string {
 export function barChart(title: string, bars: readonly { label: string; value: number; color: string; text: string }[], width = 560): string {
   const rowH = 24;
   const H = 30 + bars.length * rowH;
-  const labelW = 130;
+  // Labels are as wide as the longest one (up to half the chart), so policy names are never cut.
+  const labelW = Math.min(width / 2, Math.max(60, ...bars.map((b) => textWidth(b.label) + 12)));
   const max = Math.max(...bars.map((b) => b.value), 1e-9);
   let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${H}" width="${width}" height="${H}" role="img"><title>${esc(title)}</title><text x="${width / 2}" y="16" text-anchor="middle" class="t">${esc(title)}</text>`;
   bars.forEach((b, i) => {
