@@ -108,9 +108,26 @@ class ExpositionParser {
   #pos = 0;
   invalidLines = 0;
   firstInvalidLine: number | undefined;
+  /** Groups of `until` not satisfied yet; once none is left, the first turned-down sample ends the parse. */
+  readonly #pending: Set<readonly string[]> | undefined;
+  /** True once everything `until` asked for was read and a later family began. */
+  done = false;
 
-  constructor(filter: ((name: string) => boolean) | undefined) {
+  constructor(filter: ((name: string) => boolean) | undefined, until: Iterable<readonly string[]> | undefined) {
     this.#filter = filter;
+    this.#pending = until === undefined ? undefined : new Set(until);
+  }
+
+  #satisfy(familyName: string): void {
+    const pending = this.#pending;
+    if (pending === undefined || pending.size === 0) return;
+    for (const group of pending) if (group.includes(familyName)) pending.delete(group);
+  }
+
+  #turnDown(family: MutableFamily): void {
+    this.#rejected = family;
+    // Expositions keep a family's samples together, so a later family means the wanted ones are over.
+    if (this.#pending?.size === 0) this.done = true;
   }
 
   line(raw: string, lineNo: number): void {
@@ -181,7 +198,7 @@ class ExpositionParser {
       name = line.slice(start, p);
       family = this.#familyOf(name);
       if (this.#filter !== undefined && !this.#filter(family.name)) {
-        this.#rejected = family;
+        this.#turnDown(family);
         return;
       }
     }
@@ -195,7 +212,7 @@ class ExpositionParser {
         if (name === undefined) throw new LineError('missing metric name');
         family = this.#familyOf(name);
         if (this.#filter !== undefined && !this.#filter(family.name)) {
-          this.#rejected = family;
+          this.#turnDown(family);
           return;
         }
       }
@@ -225,6 +242,7 @@ class ExpositionParser {
       this.families.push(family);
     }
     family.samples.push({ name, labels, value, timestampMs });
+    if (family.samples.length === 1) this.#satisfy(family.name);
     this.#last = family;
   }
 
@@ -290,11 +308,11 @@ function owns(family: MutableFamily, sampleName: string): boolean {
  * @public
  */
 export function parsePrometheusExposition(text: string, options: PrometheusParseOptions = {}): PrometheusParseResult {
-  const parser = new ExpositionParser(options.filter);
+  const parser = new ExpositionParser(options.filter, options.filter === undefined ? undefined : options.until);
   if (typeof text === 'string') {
     let start = 0;
     let lineNo = 1;
-    while (start <= text.length) {
+    while (start <= text.length && !parser.done) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       parser.line(text.slice(start, end), lineNo++);

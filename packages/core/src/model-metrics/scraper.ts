@@ -38,6 +38,13 @@ export interface MetricsScraperOptions {
   readonly fetch?: MetricsFetcher;
   /** Mapping overrides per engine type (e.g. a fork with renamed metrics). */
   readonly mappings?: Partial<Record<EngineType, EngineMetricMapping>>;
+  /** Largest page accepted (characters); a larger one is a failed scrape. @defaultValue 8 MiB */
+  readonly maxPageBytes?: number;
+  /**
+   * Pages above this size are polled less often: the next poll waits `intervalMs` times the
+   * page's size in multiples of this (capped at `maxBackoffMs`). @defaultValue 1 MiB
+   */
+  readonly largePageBytes?: number;
 }
 
 /**
@@ -77,6 +84,8 @@ interface State {
   lastError: SwitchyardError | undefined;
   failures: number;
   stopped: boolean;
+  /** Size of the last page read, for the large-page backoff. */
+  pageSize: number;
 }
 
 /**
@@ -98,7 +107,9 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
   readonly #fetch: MetricsFetcher;
   readonly #closeFetcher: (() => void) | undefined;
   readonly #mappings: Readonly<Record<EngineType, EngineMetricMapping>>;
-  readonly #filters = new Map<EngineMetricMapping, (name: string) => boolean>();
+  readonly #filters = new Map<EngineMetricMapping, { readonly filter: (name: string) => boolean; readonly until: readonly (readonly string[])[] }>();
+  readonly #maxPage: number;
+  readonly #largePage: number;
   readonly #states = new Map<string, State>();
   #running = false;
 
@@ -124,8 +135,10 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
       throw new SwitchyardError('CONFIG_INVALID', 'metrics scraper: `tls` configures the built-in fetcher; give TLS settings to your own `fetch` instead');
     }
     this.#maxBackoff = Math.max(interval, options.maxBackoffMs ?? 2000);
+    this.#maxPage = positive(options.maxPageBytes, 8 * 1024 * 1024, 'maxPageBytes');
+    this.#largePage = positive(options.largePageBytes, 1024 * 1024, 'largePageBytes');
     if (options.fetch === undefined) {
-      const fetcher = createHttpMetricsFetcher(options.tls === undefined ? {} : { tls: options.tls });
+      const fetcher = createHttpMetricsFetcher({ maxBytes: this.#maxPage, ...(options.tls === undefined ? {} : { tls: options.tls }) });
       this.#fetch = fetcher;
       this.#closeFetcher = () => { fetcher.close(); };
     } else {
@@ -177,7 +190,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
 
   readonly #onAdded = (endpoint: Endpoint): void => {
     if (this.#states.has(endpoint.id)) return;
-    const state: State = { id: endpoint.id, timer: undefined, abort: undefined, inFlight: undefined, lastSuccessAt: undefined, lastError: undefined, failures: 0, stopped: false };
+    const state: State = { id: endpoint.id, timer: undefined, abort: undefined, inFlight: undefined, lastSuccessAt: undefined, lastError: undefined, failures: 0, stopped: false, pageSize: 0 };
     this.#states.set(endpoint.id, state);
     this.#poll(state);
   };
@@ -205,8 +218,10 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     state.inFlight = this.#scrape(state, endpoint).finally(() => {
       state.inFlight = undefined;
       if (state.stopped) return;
+      // A large page costs CPU in proportion to its size: poll it less often, by that proportion.
+      const pages = Math.max(1, Math.ceil(state.pageSize / this.#largePage));
       const delay = state.failures === 0
-        ? Math.max(0, this.#interval - (this.#clock.now() - startedAt))
+        ? Math.max(0, Math.min(this.#maxBackoff, this.#interval * pages) - (this.#clock.now() - startedAt))
         : Math.min(this.#maxBackoff, this.#interval * 2 ** Math.min(state.failures, 30));
       state.timer = this.#clock.setTimeout(() => { this.#poll(state); }, delay);
     });
@@ -223,8 +238,10 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
       const text = await this.#fetch(url, abort.signal);
       if (state.stopped) return;
       if (abort.signal.aborted) throw abort.signal.reason;
+      state.pageSize = text.length;
+      if (text.length > this.#maxPage) throw new Error(`page of ${text.length} characters exceeds maxPageBytes ${this.#maxPage}`);
       const mapping = this.#mappings[endpoint.engineType];
-      const index = indexSamples(parsePrometheusText(text, { filter: this.#filterFor(mapping) }));
+      const index = indexSamples(parsePrometheusText(text, this.#filterFor(mapping)));
       const missing = missingCoreMetrics(mapping, index);
       if (missing.length === 3) throw new Error(`no ${endpoint.engineType} metrics in the response (expected ${missing.join(', ')})`);
       const metrics = extractEndpointMetrics(mapping, index, this.#clock.now(), endpoint.metrics);
@@ -250,16 +267,29 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     }
   }
 
-  #filterFor(mapping: EngineMetricMapping): (name: string) => boolean {
-    let filter = this.#filters.get(mapping);
-    if (filter === undefined) {
+  #filterFor(mapping: EngineMetricMapping): { readonly filter: (name: string) => boolean; readonly until: readonly (readonly string[])[] } {
+    let entry = this.#filters.get(mapping);
+    if (entry === undefined) {
       // Families are keyed by their declared name, which may drop a suffix of the sample name
       // (an `info` family `x` owns sample `x_info`), so accept those stems too.
-      const names = mappingMetricNames(mapping);
-      for (const n of [...names]) for (const suffix of ['_info', '_total']) if (n.endsWith(suffix)) names.add(n.slice(0, -suffix.length));
-      filter = (name) => names.has(name);
-      this.#filters.set(mapping, filter);
+      const withStems = (ns: Iterable<string>): string[] => {
+        const out = [...ns];
+        for (const n of [...out]) for (const suffix of ['_info', '_total']) if (n.endsWith(suffix)) out.push(n.slice(0, -suffix.length));
+        return out;
+      };
+      const names = new Set(withStems(mappingMetricNames(mapping)));
+      // One group per value the mapping reads: once each has a family, the rest of the page is skipped.
+      const fields = [mapping.waiting, mapping.running, mapping.kvUsage, mapping.loraInfo, mapping.cacheInfo, mapping.cacheBlockSize, mapping.cacheNumBlocks];
+      const until = fields.filter((f) => f.length > 0).map((f) => withStems(f.map((sel) => sel.name)));
+      entry = { filter: (name) => names.has(name), until };
+      this.#filters.set(mapping, entry);
     }
-    return filter;
+    return entry;
   }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new SwitchyardError('CONFIG_INVALID', `metrics scraper ${name} must be a positive number, got ${String(value)}`);
+  return value;
 }

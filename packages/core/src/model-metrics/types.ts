@@ -59,4 +59,11 @@ export interface PrometheusParseOptions {
    * a handful of gauges several times cheaper.
    */
   readonly filter?: (familyName: string) => boolean;
+  /**
+   * With `filter`: groups of family names; stop reading once every group has a family with
+   * samples and a family the filter turns down begins (an exposition keeps each family's samples
+   * together), so the rest of a large page is not even split into lines. A group absent from the
+   * page just means no early stop.
+   */
+  readonly until?: Iterable<readonly string[]>;
 }
