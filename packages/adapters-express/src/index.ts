@@ -10,6 +10,7 @@ export {
   EndpointRotation,
   GatewayMetrics,
   readBody,
+  BodyWatch,
   ClientGoneError,
   sendError,
   sendJson,
@@ -19,6 +20,9 @@ export {
   relayModels,
 } from './gateway/index.js';
 export type {
+  BodyLimits,
+  BodyWatchHandle,
+  WatchedBody,
   GatewayHandler,
   HandleOptions,
   CloseOptions,

@@ -15,10 +15,23 @@ export interface BodyLimits {
   readonly maxBufferedBytes: number;
 }
 
-/** A body being read, as the watch sees it. */
+/**
+ * Opaque handle of a watched body, returned by {@link BodyWatch.add}.
+ * @public
+ */
+export interface BodyWatchHandle {
+  /** @internal brand */
+  readonly __bodyWatchHandle?: never;
+}
+
+/**
+ * A body being read, as the watch sees it.
+ * @public
+ */
 export interface WatchedBody {
-  /** When reading started and when the last chunk arrived (clock ms). */
+  /** When reading started (clock ms). */
   readonly startedAt: number;
+  /** When the last chunk arrived (clock ms). */
   readonly lastDataAt: number;
   /** Ends the read with `error` (the watch has already forgotten it). */
   expire(error: SwitchyardError): void;
@@ -31,6 +44,7 @@ export interface WatchedBody {
  * @public
  */
 export class BodyWatch {
+  /** The limits enforced. */
   readonly limits: BodyLimits;
   readonly #clock: Clock;
   readonly #bodies = new MemberList<WatchedBody>();
@@ -58,15 +72,17 @@ export class BodyWatch {
   }
 
   /** Starts watching a body. */
-  add(body: WatchedBody): Membership<WatchedBody> {
+  add(body: WatchedBody): BodyWatchHandle {
     const m = this.#bodies.add(body);
     if (this.#timer === undefined) this.#timer = this.#clock.setTimeout(this.#sweep, this.#sweepEveryMs);
-    return m;
+    return m as BodyWatchHandle;
   }
 
   /** Stops watching a body and releases its `bytes`. */
-  remove(m: Membership<WatchedBody>, bytes: number): void {
-    this.#bodies.remove(m);
+  remove(handle: BodyWatchHandle, bytes: number): void {
+    // Handles are only ever the memberships `add` returned; the brand keeps them opaque to callers.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
+    this.#bodies.remove(handle as Membership<WatchedBody>);
     this.release(bytes);
     if (this.#bodies.size === 0 && this.#timer !== undefined) {
       this.#clock.clearTimeout(this.#timer);

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { SwitchyardError } from '@switchyard/core';
-import type { BodyWatch, WatchedBody } from './body-watch.js';
-import type { Membership } from './member-list.js';
+import type { BodyWatch, BodyWatchHandle, WatchedBody } from './body-watch.js';
 
 /**
  * Thrown by {@link readBody} when the client went away before the body was complete; the gateway
@@ -73,7 +72,7 @@ class BodyReader implements WatchedBody {
   #sink: BodySink | undefined;
   #chunks: Buffer[] = [];
   #size = 0;
-  #watched: Membership<WatchedBody> | undefined;
+  #watched: BodyWatchHandle | undefined;
   readonly startedAt: number;
   lastDataAt: number;
 

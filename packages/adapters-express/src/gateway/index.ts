@@ -8,6 +8,8 @@ export type { EndpointRotationOptions, EndpointRotationEvents } from './rotation
 export { GatewayMetrics } from './metrics.js';
 export type { GatewayRoute, PoolMetrics, BoundCounter, BoundGauge, BoundHistogram } from './metrics.js';
 export { readBody, ClientGoneError } from './body.js';
+export { BodyWatch } from './body-watch.js';
+export type { BodyLimits, BodyWatchHandle, WatchedBody } from './body-watch.js';
 export { sendError, sendJson } from './respond.js';
 export { requestIdGenerator } from './request-id.js';
 export { OPERATIONAL_PATHS, relayModels } from './ops.js';
