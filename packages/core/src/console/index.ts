@@ -10,7 +10,7 @@ export type * from './types.js';
 export { consoleSettingsSchema, splitConsoleSection } from './settings.js';
 export type { ConsoleSettings } from './settings.js';
 export { findChromium } from './browser.js';
-export { applyPoolRecording, parsePoolRecording } from './replay.js';
+export { applyPoolRecording, parsePoolRecording, poolRecordingSchema } from './replay.js';
 export type { PoolRecording } from './replay.js';
 export { formatExplanation } from './explain-format.js';
 export { explainPick } from './explain.js';

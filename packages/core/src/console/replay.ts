@@ -19,7 +19,12 @@ const endpointSchema = z.object({
   inFlightRequests: count.default(0),
   inFlightTokens: count.default(0),
 });
-const snapshotSchema = z.object({
+/**
+ * Schema of a recorded pool ({@link PoolRecording}): the fields of a console snapshot that
+ * `explain` replays.
+ * @public
+ */
+export const poolRecordingSchema = z.object({
   now: z.number(),
   pools: z.array(z.object({ name: z.string(), endpoints: z.array(endpointSchema) })),
 });
@@ -29,7 +34,7 @@ const snapshotSchema = z.object({
  * fields are ignored), so "why did this go there" can be answered from what the console showed.
  * @public
  */
-export type PoolRecording = z.output<typeof snapshotSchema>;
+export type PoolRecording = z.output<typeof poolRecordingSchema>;
 
 /**
  * Validates a recorded snapshot (parsed JSON).
@@ -37,7 +42,7 @@ export type PoolRecording = z.output<typeof snapshotSchema>;
  * @public
  */
 export function parsePoolRecording(value: unknown, where = 'metrics snapshot'): PoolRecording {
-  const parsed = snapshotSchema.safeParse(value);
+  const parsed = poolRecordingSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = (issue?.path ?? []).map((k) => (typeof k === 'number' ? `[${String(k)}]` : `.${String(k)}`)).join('').replace(/^\./, '');
