@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@switchyard\/express\/fastify$/, replacement: src('adapters-express/src/fastify/index.ts') },
       { find: /^@switchyard\/express$/, replacement: src('adapters-express/src/index.ts') },
       { find: /^@switchyard\/envoy$/, replacement: src('adapters-envoy/src/index.ts') },
+      { find: /^@switchyard\/kubernetes$/, replacement: src('adapters-kubernetes/src/index.ts') },
       { find: /^@switchyard\/simulator$/, replacement: src('simulator/src/index.ts') },
     ],
   },

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
+import { EPP_KUBERNETES_FLAGS, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
 
 /**
  * Parsed command line of `switchyard-epp`.
@@ -38,6 +39,8 @@ export interface EppCliArgs {
   readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Emit OpenTelemetry spans through `@opentelemetry/api` (with the SDK the process registered). */
   readonly otel: boolean;
+  /** Kubernetes discovery and leader-election flags, as given (validated by `@switchyard/kubernetes`). */
+  readonly kubernetes: KubernetesFlagValues;
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -77,6 +80,20 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   -h, --help                show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
+Kubernetes discovery, instead of --endpoints (llm-d's flags; needs @switchyard/kubernetes and
+@kubernetes/client-node):
+  --pool-name NAME          follow this InferencePool (inference.networking.k8s.io/v1)
+  --pool-namespace NS       namespace of the pool, its pods, objectives and the Lease
+                            (default: $NAMESPACE, then the kubeconfig context, then default)
+  --pool-group GROUP        InferencePool API group (default inference.networking.k8s.io)
+  --endpoint-selector SEL   select model-server pods by label selector instead of a pool
+  --endpoint-target-ports P comma-separated ports (1-8), with --endpoint-selector
+  --kubeconfig FILE         kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
+  --ha-enable-leader-election
+                            elect a leader on Lease epp-<ns>-<pool>.llm-d.ai (15s/10s/2s);
+                            readiness is SERVING only on the leader; standbys still route
+  --drain-timeout D         on SIGTERM: NOT_SERVING and release the Lease at once, then keep
+                            serving this long before stopping (default 30s)
 `;
 
 function port(flag: string, raw: string | undefined, fallback: number): number {
@@ -121,6 +138,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...EPP_KUBERNETES_FLAGS,
       },
       strict: true,
       allowPositionals: false,
@@ -159,6 +177,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     logLevel: parseLogLevel(values['log-level'] ?? 'info'),
     logFormat,
     otel: values.otel === true,
+    kubernetes: kubernetesFlagValues(values),
     help: values.help === true,
   };
 }

@@ -3,3 +3,4 @@ export type { EppCliArgs } from './args.js';
 export { runEppCli } from './run.js';
 export type { EppCliIo } from './run.js';
 export { runEppExplain, EPP_EXPLAIN_USAGE } from './explain.js';
+export type { KubernetesFlagValues } from './kubernetes.js';

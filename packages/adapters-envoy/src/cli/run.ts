@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { createLogger, loadOpenTelemetry, openTelemetryDecisionTracer, requestLogger, type LogSink } from '@switchyard/core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SwitchyardError, createLogger, loadOpenTelemetry, openTelemetryDecisionTracer, requestLogger, type LogSink } from '@switchyard/core';
 import { startEpp, type RunningEpp } from '../epp/start-epp.js';
 import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
 import { runEppExplain } from './explain.js';
+import { attachKubernetes, loadKubernetes } from './kubernetes.js';
 
 /**
  * Where the CLI writes and what stops it.
@@ -37,6 +39,9 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
   const endpoints = args.endpointsFile === undefined ? (args.endpoints ?? []) : splitEndpoints(await readFile(args.endpointsFile, 'utf8'));
   const otel = args.otel ? await loadOpenTelemetry() : undefined;
   if (args.otel && otel === undefined) io.stderr('switchyard-epp: --otel: @opentelemetry/api is not installed; no spans\n');
+  const kube = await loadKubernetes(args.kubernetes);
+  if (kube !== undefined && endpoints.length > 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
+  const kubeMetrics = kube === undefined ? undefined : new kube.k8s.KubernetesMetrics();
   const epp = await startEpp({
     ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
     configText: args.config === undefined ? undefined : await readFile(args.config, 'utf8'),
@@ -54,7 +59,19 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     log: (line) => {
       io.stderr(`${line}\n`);
     },
+    // With discovery, NOT_SERVING until the pool has synced (and this replica leads).
+    ready: kube === undefined,
+    metricsSources: kubeMetrics === undefined ? [] : [kubeMetrics.registry],
   });
+  let discovery: Awaited<ReturnType<typeof attachKubernetes>> | undefined;
+  if (kube !== undefined && kubeMetrics !== undefined) {
+    try {
+      discovery = await attachKubernetes(epp, kube.k8s, kube.parsed, kubeMetrics, (line) => { io.stderr(`${line}\n`); });
+    } catch (err) {
+      await epp.close();
+      throw err;
+    }
+  }
   io.stderr(`switchyard-epp: serving ext_proc on ${args.host}:${epp.server.port}\n`);
   io.onStarted?.(epp);
   await new Promise<void>((resolve) => {
@@ -62,6 +79,13 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     else io.signal.addEventListener('abort', () => { resolve(); }, { once: true });
   });
   io.stderr('switchyard-epp: draining\n');
+  if (discovery !== undefined && kube !== undefined) {
+    // llm-d's drain: NOT_SERVING and the Lease released at once, ext_proc keeps serving.
+    epp.health.shutdown();
+    await discovery.drain();
+    await sleep(kube.parsed.drainTimeoutMs);
+    await discovery.close();
+  }
   await epp.close();
   return 0;
 }

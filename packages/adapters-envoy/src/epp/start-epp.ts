@@ -78,6 +78,10 @@ export interface EppOptions {
   readonly onRequestEnd?: DecisionListener | undefined;
   /** OpenTelemetry spans per request (`openTelemetryDecisionTracer(await loadOpenTelemetry())`). */
   readonly tracer?: DecisionTracer | undefined;
+  /** More series for `/metrics` (e.g. Kubernetes discovery's registry). */
+  readonly metricsSources?: readonly MetricsSource[] | undefined;
+  /** Initial readiness of the gRPC health service (false until discovery has synced). Default true. */
+  readonly ready?: boolean | undefined;
 }
 
 /**
@@ -93,6 +97,12 @@ export interface RunningEpp {
   readonly picker: EndpointPicker;
   /** The pool (add or remove endpoints at run time). */
   readonly pool: EndpointPool;
+  /** InferenceObjectives the picker reads (from `resourcesText`; change them at run time). */
+  readonly objectives: ObjectiveStore;
+  /** InferenceModelRewrites the picker reads (from `resourcesText`; change them at run time). */
+  readonly rewrites: ModelRewriteStore;
+  /** Readiness as the gRPC health service reports it. */
+  readonly health: HealthState;
   /** The loaded configuration. */
   readonly config: LoadedConfig;
   /** The flow controller, when the `flowControl` feature gate is on. */
@@ -139,6 +149,10 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const flowRegistry = new Registry();
   const schedulerMetrics = new SchedulerMetrics();
   const resources = options.resourcesText === undefined ? undefined : loadResources(options.resourcesText, { ignoreUnknownKinds: true });
+  // Always stores, so discovery can change objectives and rewrites at run time.
+  const objectives = new ObjectiveStore(resources?.objectives ?? []);
+  const rewrites = new ModelRewriteStore(resources?.modelRewrites ?? []);
+  const health = new HealthState(options.ready ?? true);
   // Closes whatever it created when it throws.
   const built = createPickerFromConfig({
     config: split.document ?? DEFAULT_CONFIG,
@@ -148,8 +162,8 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     packs: [prefixIndexPack({ metrics: prefixMetrics }), flowControlPack, ...(options.packs ?? [])],
     metrics: schedulerMetrics,
     admissionMetrics: flowRegistry,
-    objectives: resources === undefined ? undefined : new ObjectiveStore(resources.objectives),
-    rewrites: resources === undefined ? undefined : new ModelRewriteStore(resources.modelRewrites),
+    objectives,
+    rewrites,
   });
   const { picker, config, admission } = built;
   recordNotActedOn(schedulerMetrics.registry, config.notActedOn);
@@ -172,7 +186,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       host,
       port: options.grpcPort ?? 9002,
       tls: options.tls,
-      health: new HealthState(true),
+      health,
       maxBodyBytes: options.maxBodyBytes,
       parsers: config.parsers,
       trustHeaders: options.trustHeaders,
@@ -190,6 +204,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   }
   const sources: MetricsSource[] = [schedulerMetrics.registry, prefixMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
   if (admission !== undefined) sources.push(flowRegistry);
+  sources.push(...(options.metricsSources ?? []));
   const metricsPort = options.metricsPort ?? 9090;
   let metricsServer: MetricsHttpServer | undefined;
   const ops = decisions === undefined ? undefined : eppConsole({ pool, decisions, config, flowController, prefixMetrics, clock, stalenessMs: split.console.stalenessMs });
@@ -218,6 +233,9 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     metricsServer,
     picker,
     pool,
+    objectives,
+    rewrites,
+    health,
     config,
     flowController,
     decisions,

@@ -12,11 +12,13 @@ describe('parseGatewayArgs', () => {
       logLevel: 'info',
       logFormat: 'auto',
       otel: false,
+      kubernetes: {},
       help: false,
     });
-    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', otel: false, help: false });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', otel: false, kubernetes: {}, help: false });
     expect(parseGatewayArgs(['--log-level', 'debug', '--log-format', 'json'])).toMatchObject({ logLevel: 'debug', logFormat: 'json' });
     expect(parseGatewayArgs(['--console']).console).toBe(true);
+    expect(parseGatewayArgs(['--pool-name', 'chat', '--pool-namespace', 'llm', '--kubeconfig', 'kc']).kubernetes).toEqual({ 'pool-name': 'chat', 'pool-namespace': 'llm', kubeconfig: 'kc' });
     expect(parseGatewayArgs(['-h']).help).toBe(true);
   });
 
@@ -24,6 +26,7 @@ describe('parseGatewayArgs', () => {
     [['--port', 'eighty'], /--port/],
     [['--port', '70000'], /--port/],
     [['--endpoints', ','], /--endpoints/],
+    [['--endpoints', '10.0.0.1:8000', '--pool-name', 'chat'], /--endpoints and --pool-name/],
     [['--bogus'], /bogus/],
     [['--log-level', 'loud'], /--log-level/],
     [['--log-format', 'xml'], /--log-format/],

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
+import { GATEWAY_KUBERNETES_FLAGS, gatewayKubernetesFlags, type GatewayKubernetesFlags } from './kubernetes.js';
 
 /**
  * Parsed command line of `switchyard-gateway`.
@@ -22,6 +23,8 @@ export interface GatewayCliArgs {
   readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Emit OpenTelemetry spans through `@opentelemetry/api` (with the SDK the process registered). */
   readonly otel: boolean;
+  /** Kubernetes discovery flags, as given (validated by `@switchyard/kubernetes`). */
+  readonly kubernetes: GatewayKubernetesFlags;
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -49,6 +52,15 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
   -h, --help           show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
+Kubernetes discovery of the single pool, instead of --endpoints (llm-d's flags; needs
+@switchyard/kubernetes and @kubernetes/client-node):
+  --pool-name NAME           follow this InferencePool (inference.networking.k8s.io/v1), with its
+                             InferenceObjectives and InferenceModelRewrites
+  --pool-namespace NS        namespace (default: $NAMESPACE, the kubeconfig context, default)
+  --pool-group GROUP         InferencePool API group (default inference.networking.k8s.io)
+  --endpoint-selector SEL    select model-server pods by label selector instead of a pool
+  --endpoint-target-ports P  comma-separated ports (1-8), with --endpoint-selector
+  --kubeconfig FILE          kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
 `;
 
 /**
@@ -71,6 +83,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...GATEWAY_KUBERNETES_FLAGS,
       },
       strict: true,
       allowPositionals: false,
@@ -91,5 +104,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const format = values['log-format'] ?? 'auto';
   if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${format}"`);
   const logLevel = parseLogLevel(values['log-level'] ?? 'info');
-  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, help: values.help === true };
+  const kubernetes = gatewayKubernetesFlags(values);
+  if (endpoints !== undefined && Object.values(kubernetes).some((v) => v !== undefined)) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
+  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, help: values.help === true };
 }

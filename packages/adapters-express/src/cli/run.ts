@@ -4,6 +4,7 @@ import type { PluginDefinition } from '@switchyard/core';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
 import { runGatewayExplain } from './explain.js';
+import { attachGatewayKubernetes, gatewayWantsKubernetes } from './kubernetes.js';
 
 /**
  * I/O of {@link runGatewayCli}, injectable for tests.
@@ -50,9 +51,11 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     }
     const otel = args.otel ? await loadOpenTelemetry() : undefined;
     if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
-    const gateway = await createGatewayFromConfig({
+    const discovered = gatewayWantsKubernetes(args.kubernetes);
+    let gateway = await createGatewayFromConfig({
       ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
       ...(text === undefined ? {} : { config: text }),
+      ...(discovered ? { emptyPool: true } : {}),
       ...(args.config === undefined ? {} : { configPath: args.config }),
       ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),
       ...(args.port === undefined ? {} : { port: args.port }),
@@ -62,6 +65,13 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       plugins: io.plugins ?? [],
       log: io.err,
     });
+    if (discovered) {
+      const built = gateway;
+      gateway = await attachGatewayKubernetes(built, args.kubernetes, io.err).catch(async (err: unknown) => {
+        await built.close();
+        throw err;
+      });
+    }
     const { url, metricsUrl } = await gateway.listen();
     const pools = gateway.pools.map((p) => `${p.pool.name} (${p.source.size} endpoints)`).join(', ');
     io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}${metricsUrl === undefined ? '' : `; /metrics on ${metricsUrl}`}`);

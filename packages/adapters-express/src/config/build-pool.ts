@@ -1,4 +1,4 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, createPickerFromConfig, formatNotActedOn, isStale, readMetricsTls, recordDecisions, recordNotActedOn, withScrapePort } from '@switchyard/core';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, formatNotActedOn, isStale, readMetricsTls, recordDecisions, recordNotActedOn, withScrapePort } from '@switchyard/core';
 import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -60,6 +60,10 @@ export interface BuiltPool {
   readonly source: EndpointPool;
   /** The picker. */
   readonly picker: EndpointPicker;
+  /** InferenceObjectives the picker reads (empty unless discovery fills it). */
+  readonly objectives: ObjectiveStore;
+  /** InferenceModelRewrites the picker reads (empty unless discovery fills it). */
+  readonly rewrites: ModelRewriteStore;
   /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
   readonly registry: Registry | undefined;
   /** The loaded configuration (its plugin instances feed the console's prefix-index view). */
@@ -100,8 +104,10 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const fcRegistry = new Registry();
   let built: PickerFromConfig;
   let tls;
+  const objectives = new ObjectiveStore();
+  const rewrites = new ModelRewriteStore();
   try {
-    built = createPickerFromConfig({ config: spec.document, pool, clock, packs: ctx.packs, metrics: ctx.schedulerMetrics, admissionMetrics: fcRegistry, poolName: spec.name });
+    built = createPickerFromConfig({ config: spec.document, pool, clock, packs: ctx.packs, metrics: ctx.schedulerMetrics, admissionMetrics: fcRegistry, poolName: spec.name, objectives, rewrites });
   } catch (err) {
     if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();
@@ -144,6 +150,8 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), ...(scraper === undefined ? {} : { ready: freshEndpointIn(pool, clock, loaded.dataLayerSettings.staleness.thresholdMs) }), models: spec.models },
     source,
     picker,
+    objectives,
+    rewrites,
     registry: built.admission === undefined ? undefined : fcRegistry,
     config: loaded,
     flowController: built.admission instanceof FlowController ? built.admission : undefined,

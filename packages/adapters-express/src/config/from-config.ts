@@ -29,6 +29,8 @@ export interface GatewayFromConfigOptions {
   readonly configPath?: string;
   /** Model servers (`ip:port`): one pool, no model registry. Overrides the section's endpoints and pools. */
   readonly endpoints?: readonly string[];
+  /** Start the single pool with no endpoints: a discovery (e.g. Kubernetes) fills `pools[0].source`. */
+  readonly emptyPool?: boolean;
   /** Listen port (overrides `gateway.listen.port`). */
   readonly port?: number;
   /** Listen host (overrides `gateway.listen.host`). */
@@ -140,13 +142,13 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   try {
     if (options.endpoints !== undefined || section.pools === undefined) {
       const endpoints = options.endpoints ?? section.endpoints;
-      if (endpoints === undefined || endpoints.length === 0) {
+      if ((endpoints === undefined || endpoints.length === 0) && options.emptyPool !== true) {
         // Load the document anyway: its own error (an unknown plugin, a bad parameter) is what
         // the operator needs to see first, not the missing endpoints.
         await buildPool({ name: 'default', endpoints: [], models: [], document: endpointPicker }, { ...ctx, scrape: false }).close();
         throw new SwitchyardError('CONFIG_INVALID', `${where}: no model servers: give --endpoints, gateway.endpoints or gateway.pools`);
       }
-      pools.push(buildPool({ name: 'default', endpoints, models: [], document: endpointPicker }, ctx));
+      pools.push(buildPool({ name: 'default', endpoints: endpoints ?? [], models: [], document: endpointPicker }, ctx));
     } else {
       const base = configDir(options.configPath);
       for (const p of section.pools) {

@@ -1,0 +1,69 @@
+import { SwitchyardError } from '@switchyard/core';
+import type { Gateway } from '../config/from-config.js';
+
+/**
+ * The Kubernetes discovery flags (llm-d's names), declared here so the command line parses
+ * without `@switchyard/kubernetes`; that package validates them and is loaded only when one is given.
+ * @public
+ */
+export const GATEWAY_KUBERNETES_FLAGS = {
+  'pool-name': { type: 'string' },
+  'pool-namespace': { type: 'string' },
+  'pool-group': { type: 'string' },
+  'endpoint-selector': { type: 'string' },
+  'endpoint-target-ports': { type: 'string' },
+  kubeconfig: { type: 'string' },
+} as const;
+
+/** Raw values of the Kubernetes flags (`--pool-name`...), by flag name. @public */
+export type GatewayKubernetesFlags = Readonly<Record<string, string | undefined>>;
+
+/** Picks the Kubernetes flags out of the parsed values. @public */
+export function gatewayKubernetesFlags(values: Readonly<Record<string, unknown>>): GatewayKubernetesFlags {
+  const out: Record<string, string | undefined> = {};
+  for (const k of Object.keys(GATEWAY_KUBERNETES_FLAGS)) {
+    const v = values[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+/** True when a discovery flag asks for Kubernetes. @public */
+export function gatewayWantsKubernetes(flags: GatewayKubernetesFlags): boolean {
+  return Object.values(flags).some((v) => v !== undefined);
+}
+
+/**
+ * Follows a pool on Kubernetes for the gateway's single pool: pods into its endpoints (each after
+ * a first scrape), InferenceObjectives and InferenceModelRewrites into its picker, discovery
+ * metrics into the gateway's `/metrics`. Returns the gateway with a `close()` that stops
+ * discovery first.
+ * @throws SwitchyardError `CONFIG_INVALID` for bad flags or a missing package
+ */
+export async function attachGatewayKubernetes(gateway: Gateway, flags: GatewayKubernetesFlags, log: (line: string) => void): Promise<Gateway> {
+  let k8s: typeof import('@switchyard/kubernetes');
+  try {
+    k8s = await import('@switchyard/kubernetes');
+  } catch (err) {
+    throw new SwitchyardError('CONFIG_INVALID', 'Kubernetes discovery flags need @switchyard/kubernetes and @kubernetes/client-node installed', { cause: err });
+  }
+  const parsed = k8s.parseKubernetesFlags(flags);
+  const pool = gateway.pools[0];
+  if (parsed === undefined || pool === undefined) throw new SwitchyardError('CONFIG_INVALID', '--pool-name or --endpoint-selector: required for Kubernetes discovery');
+  if (gateway.pools.length !== 1) throw new SwitchyardError('CONFIG_INVALID', '--pool-name/--endpoint-selector: discovery fills one pool; the config defines gateway.pools');
+  const running = await k8s.startKubernetes({
+    ...parsed.discovery,
+    pool: pool.source,
+    objectives: pool.objectives,
+    rewrites: pool.rewrites,
+    metrics: new k8s.KubernetesMetrics({ registry: gateway.registry }),
+    log,
+  });
+  return {
+    ...gateway,
+    async close() {
+      await running.close();
+      await gateway.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rm } from 'node:fs/promises';
+import { runGatewayCli, type Gateway } from '@switchyard/express';
+import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
+import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
+import { PODS, POOLS, REWRITES, podObject, poolObject, setReady } from '../test-support/objects.js';
+
+const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error(`never happened: ${what}`);
+}
+
+describe('switchyard-gateway --pool-name follows an InferencePool on the fake API server', () => {
+  let api: FakeApiServer;
+  let fleet: LoopbackFleet;
+  let kube: { path: string; dir: string };
+  let gateway: Gateway;
+  let url: string;
+
+  /** One completion; returns the pod that served it (the simulator's `x-simulator-pod`) and the status. */
+  const complete = async (model = 'm'): Promise<{ status: number; pod: string }> => {
+    const res = await fetch(`${url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, prompt: `hi ${String(Math.random())}`, max_tokens: 2 }) });
+    await res.arrayBuffer();
+    return { status: res.status, pod: res.headers.get('x-simulator-pod') ?? '' };
+  };
+  const expectOnly = async (pods: string[]): Promise<void> => {
+    for (let i = 0; i < 6; i++) {
+      const r = await complete();
+      expect(r.status).toBe(200);
+      expect(pods).toContain(r.pod);
+    }
+  };
+  const size = (): number => gateway.pools[0]!.source.size;
+
+  beforeAll(async () => {
+    fleet = await startLoopbackFleet(IPS.map((ip, i) => ({ ip, name: `vllm-${String(i)}` })));
+    api = await startFakeApiServer();
+    kube = await writeKubeconfig(api.url);
+    api.store.create(POOLS, 'default', poolObject('chat', { app: 'vllm' }, [fleet.port]));
+    api.store.create(PODS, 'default', podObject('vllm-0', IPS[0]!));
+    api.store.create(PODS, 'default', podObject('vllm-1', IPS[1]!));
+    const errors: string[] = [];
+    const result = await runGatewayCli(['--pool-name', 'chat', '--pool-namespace', 'default', '--kubeconfig', kube.path, '--port', '0', '--host', '127.0.0.1'], { out: () => undefined, err: (l) => errors.push(l) });
+    if (result.kind !== 'running') throw new Error(`gateway did not start: ${errors.join('\n')}`);
+    gateway = result.gateway;
+    url = result.url;
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await api.close();
+    await fleet.close();
+    await rm(kube.dir, { recursive: true, force: true });
+  });
+
+  it('routes HTTP requests only to the ready pool pods as they change', async () => {
+    await until(() => size() === 2, 'two pods joined');
+    await expectOnly(['vllm-0', 'vllm-1']);
+    setReady(api.store, 'default', 'vllm-0', false);
+    await until(() => size() === 1, 'vllm-0 unready');
+    await expectOnly(['vllm-1']);
+    api.store.create(PODS, 'default', podObject('vllm-2', IPS[2]!, { labels: { app: 'vllm', 'llm-d.ai/role': 'decode' } }));
+    await until(() => size() === 2, 'vllm-2 joined');
+    expect(gateway.pools[0]!.source.get('default/vllm-2-rank-0')?.labels['llm-d.ai/role']).toBe('decode');
+    await expectOnly(['vllm-1', 'vllm-2']);
+    api.store.delete(PODS, 'default', 'vllm-1');
+    await until(() => size() === 1, 'vllm-1 deleted');
+    await expectOnly(['vllm-2']);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/switchyard_kubernetes_endpoints\{pool="chat",state="ready"\} 1/);
+  });
+
+  it('rewrites models live from InferenceModelRewrites', async () => {
+    expect((await complete('alias')).status).toBe(404);
+    api.store.create(REWRITES, 'default', {
+      apiVersion: 'llm-d.ai/v1alpha2',
+      kind: 'InferenceModelRewrite',
+      metadata: { name: 'alias-to-m' },
+      spec: { poolRef: { name: 'chat' }, rules: [{ matches: [{ model: { value: 'alias' } }], targets: [{ modelRewrite: 'm' }] }] },
+    });
+    await until(() => gateway.pools[0]!.rewrites.get('alias-to-m') !== undefined, 'rewrite arrived');
+    expect((await complete('alias')).status).toBe(200);
+    api.store.delete(REWRITES, 'default', 'alias-to-m');
+    await until(() => gateway.pools[0]!.rewrites.get('alias-to-m') === undefined, 'rewrite deleted');
+    expect((await complete('alias')).status).toBe(404);
+  });
+});
