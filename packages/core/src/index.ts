@@ -22,3 +22,4 @@ export * from './console/index.js';
 export * from './logging/index.js';
 export * from './assembly/index.js';
 export * from './tracing/index.js';
+export * from './state/index.js';

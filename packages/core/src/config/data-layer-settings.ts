@@ -5,8 +5,8 @@ import type { EndpointSpec } from '../endpoints/types.js';
 import type { Plugin } from '../scheduling/plugins.js';
 import { DEFAULT_STALENESS, type StalenessSettings } from '../model-metrics/staleness.js';
 import { positiveDurationMs } from '../saturation/params.js';
-import { configError, invalid } from './issues.js';
 import { durationSchema } from './duration.js';
+import { configError, invalid } from './issues.js';
 
 const refSchema = z.strictObject({ pluginRef: z.string().min(1) });
 
@@ -30,6 +30,9 @@ export const dataLayerSchema = z.strictObject({
   crossReplicaSyncInterval: durationSchema.optional(),
 });
 
+/** The data layer's base tick: sync intervals are rounded up to a multiple of it, as llm-d does. @public */
+export const DATA_LAYER_TICK_MS = 50;
+
 /**
  * `dataLayer` fields llm-d accepts that this loader passes through without acting on them.
  * @internal
@@ -37,7 +40,6 @@ export const dataLayerSchema = z.strictObject({
 export const DATA_LAYER_NOT_ACTED_ON: Readonly<Record<string, string>> = {
   peerDiscovery: 'no peer discovery plugin exists (llm-d registers none in-tree either)',
   crossReplicaSyncerPluginRef: 'cross-replica state goes through the shared-state seam, not a syncer plugin',
-  crossReplicaSyncInterval: 'cross-replica state goes through the shared-state seam, not a syncer plugin',
 };
 
 /**
@@ -67,6 +69,13 @@ export interface DataLayerSettings {
   readonly discovery: string | undefined;
   /** What the picker does with candidates whose metrics are missing or stale. */
   readonly staleness: StalenessSettings;
+  /**
+   * `dataLayer.crossReplicaSyncInterval` in ms, rounded up to the 50 ms tick; undefined when not
+   * set (shared state then syncs every 200 ms, llm-d's default).
+   */
+  readonly crossReplicaSyncIntervalMs: number | undefined;
+  /** `dataLayer.crossReplicaSyncerPluginRef` as written. */
+  readonly crossReplicaSyncer: string | undefined;
 }
 
 const DEFAULT_SCRAPE: MetricsScrapeSettings = {
@@ -118,7 +127,16 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
   }
   // Discovery plugins (file, k8s) live in adapters; the reference is passed on for them to resolve.
   const staleness = { policy: dl.stalenessPolicy, thresholdMs: dl.metricsStalenessThreshold };
-  return { metricsSources, scrape: metricsSources[0] ?? DEFAULT_SCRAPE, discovery: dl.discovery?.pluginRef, staleness };
+  const interval = dl.crossReplicaSyncInterval;
+  if (interval !== undefined && !(interval > 0)) throw invalid(['dataLayer', 'crossReplicaSyncInterval'], `expected a positive duration, got ${String(raw?.['crossReplicaSyncInterval'])}`);
+  return {
+    metricsSources,
+    scrape: metricsSources[0] ?? DEFAULT_SCRAPE,
+    discovery: dl.discovery?.pluginRef,
+    staleness,
+    crossReplicaSyncIntervalMs: interval === undefined ? undefined : Math.ceil(interval / DATA_LAYER_TICK_MS) * DATA_LAYER_TICK_MS,
+    crossReplicaSyncer: dl.crossReplicaSyncerPluginRef,
+  };
 }
 
 /**

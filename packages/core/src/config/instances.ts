@@ -9,6 +9,7 @@ import { invalid } from './issues.js';
 import { parsePluginParameters } from './not-acted-on.js';
 import type { Instance } from './producers.js';
 import type { PluginSpec } from './schema.js';
+import type { SharedState } from '../state/types.js';
 
 /**
  * Dependencies of plugin creation.
@@ -19,6 +20,7 @@ export interface InstanceDeps {
   readonly pool: EndpointPool;
   readonly clock: Clock;
   readonly allowExperimental: boolean;
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**
@@ -62,6 +64,7 @@ export function createInstances(specs: readonly PluginSpec[], deps: InstanceDeps
       name,
       clock: deps.clock,
       pool: deps.pool,
+      sharedState: deps.sharedState,
       lookup: (ref: string): Plugin | undefined => {
         const j = indexOf.get(ref);
         return j === undefined ? undefined : build(j).plugin;

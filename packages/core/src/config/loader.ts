@@ -7,6 +7,7 @@ import { abandonPlugins } from '../scheduling/close-plugins.js';
 import type { DataProducer, Plugin, ProfileHandler, SchedulingProfile } from '../scheduling/plugins.js';
 import type { SchedulerConfig } from '../scheduling/scheduler.js';
 import type { RequestParser } from '../request/parser.js';
+import type { SharedState } from '../state/types.js';
 import { isRequestParser } from '../request/parser-plugins.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
 import { DATA_LAYER_NOT_ACTED_ON, resolveDataLayer, type DataLayerSettings } from './data-layer-settings.js';
@@ -36,6 +37,8 @@ export interface LoadConfigOptions {
   readonly allowExperimental?: boolean | undefined;
   /** Feature gates accepted besides {@link KNOWN_FEATURE_GATES}. */
   readonly extraFeatureGates?: readonly string[] | undefined;
+  /** State shared across replicas, handed to every plugin (see `PluginFactoryContext.sharedState`). */
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**
@@ -117,7 +120,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
   });
 
   const clock = options.clock ?? systemClock;
-  const deps = { registry: options.registry, pool: options.pool, clock, allowExperimental: options.allowExperimental === true };
+  const deps = { registry: options.registry, pool: options.pool, clock, allowExperimental: options.allowExperimental === true, sharedState: options.sharedState };
   const { instances, byName } = createInstances(doc.plugins, deps);
   try {
     return assemble(doc, options, clock, instances, byName);
@@ -130,7 +133,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
 
 /** The rest of {@link loadConfig} once the listed plugins exist: defaults, profiles, producers, data layer. */
 function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions, clock: Clock, instances: Instance[], byName: Map<string, Instance>): LoadedConfig {
-  const context = (name: string): PluginFactoryContext => ({ name, clock, pool: options.pool, lookup: (n) => byName.get(n)?.plugin });
+  const context = (name: string): PluginFactoryContext => ({ name, clock, pool: options.pool, lookup: (n) => byName.get(n)?.plugin, sharedState: options.sharedState });
   const autoCreate = (type: string): Instance => {
     const def = options.registry.get(type);
     if (def === undefined) throw new SwitchyardError('CONFIG_INVALID', `default plugin type "${type}" is not registered`);

@@ -45,8 +45,8 @@ describe('parameters llm-d accepts but Switchyard does not act on', () => {
   });
 
   it('include llm-d dataLayer fields without an effect here', () => {
-    const config = load(`${HEAD}dataLayer:\n  crossReplicaSyncInterval: 200ms\n`);
-    expect(config.notActedOn.map((p) => `${p.type}.${p.parameter}`)).toEqual(['dataLayer.crossReplicaSyncInterval']);
+    const config = load(`${HEAD}dataLayer:\n  crossReplicaSyncInterval: 200ms\n  peerDiscovery:\n    pluginRef: p\n`);
+    expect(config.notActedOn.map((p) => `${p.type}.${p.parameter}`)).toEqual(['dataLayer.peerDiscovery']);
   });
 });
 

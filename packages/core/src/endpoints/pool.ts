@@ -29,6 +29,28 @@ export interface EndpointPoolEvents {
 
 type MutableEndpoint = { -readonly [K in keyof Endpoint]: Endpoint[K] };
 
+/**
+ * The pool's own record of an endpoint: the public view plus the split of its in-flight load into
+ * this process's share and the other replicas' (shared state), so the sum is what everyone reads.
+ */
+interface PoolEndpoint extends MutableEndpoint {
+  localRequests: number;
+  localTokens: number;
+  peerRequests: number;
+  peerTokens: number;
+}
+
+/**
+ * In-flight load of one endpoint.
+ * @public
+ */
+export interface InFlightCounts {
+  /** Requests dispatched and not yet completed. */
+  readonly requests: number;
+  /** Their prompt + expected output tokens. */
+  readonly tokens: number;
+}
+
 function engineOf(labels: Readonly<Record<string, string>>): EngineType {
   const raw = labels[ENGINE_TYPE_LABEL] ?? labels[ENGINE_TYPE_LABEL_FALLBACK] ?? 'vllm';
   return (ENGINES as readonly string[]).includes(raw) ? (raw as EngineType) : 'vllm';
@@ -41,7 +63,7 @@ function engineOf(labels: Readonly<Record<string, string>>): EngineType {
  * @public
  */
 export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
-  readonly #byId = new Map<string, MutableEndpoint>();
+  readonly #byId = new Map<string, PoolEndpoint>();
   #list: readonly Endpoint[] | undefined;
 
   /**
@@ -59,7 +81,7 @@ export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
       this.emit('updated', existing);
       return existing;
     }
-    const endpoint: MutableEndpoint = {
+    const endpoint: PoolEndpoint = {
       id,
       address: spec.address,
       ip,
@@ -70,6 +92,10 @@ export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
       metrics: undefined,
       inFlightRequests: 0,
       inFlightTokens: 0,
+      localRequests: 0,
+      localTokens: 0,
+      peerRequests: 0,
+      peerTokens: 0,
     };
     this.#byId.set(id, endpoint);
     this.#list = undefined;
@@ -129,13 +155,38 @@ export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
   }
 
   /**
-   * Adds (or with negative values, subtracts) in-flight load. Counts never go below zero.
-   * Unknown ids are ignored (the endpoint may have left while the request ran).
+   * Adds (or with negative values, subtracts) this process's in-flight load. Counts never go below
+   * zero. Unknown ids are ignored (the endpoint may have left while the request ran).
    */
   addInFlight(id: string, requests: number, tokens: number): void {
     const endpoint = this.#byId.get(id);
     if (endpoint === undefined) return;
-    endpoint.inFlightRequests = Math.max(0, endpoint.inFlightRequests + requests);
-    endpoint.inFlightTokens = Math.max(0, endpoint.inFlightTokens + tokens);
+    endpoint.localRequests = Math.max(0, endpoint.localRequests + requests);
+    endpoint.localTokens = Math.max(0, endpoint.localTokens + tokens);
+    endpoint.inFlightRequests = endpoint.localRequests + endpoint.peerRequests;
+    endpoint.inFlightTokens = endpoint.localTokens + endpoint.peerTokens;
+  }
+
+  /**
+   * This process's share of an endpoint's in-flight load (what shared state publishes to the other
+   * replicas); `Endpoint.inFlightRequests` adds the peers' share. Undefined for unknown ids.
+   */
+  localInFlight(id: string): InFlightCounts | undefined {
+    const endpoint = this.#byId.get(id);
+    return endpoint === undefined ? undefined : { requests: endpoint.localRequests, tokens: endpoint.localTokens };
+  }
+
+  /**
+   * Sets the other replicas' in-flight load on an endpoint (summed over them; shared state calls
+   * this after each sync). The endpoint's `inFlightRequests`/`inFlightTokens` become local + peers,
+   * so every scorer, filter and saturation detector sees the fleet's load. Unknown ids are ignored.
+   */
+  setPeerInFlight(id: string, requests: number, tokens: number): void {
+    const endpoint = this.#byId.get(id);
+    if (endpoint === undefined) return;
+    endpoint.peerRequests = Math.max(0, requests);
+    endpoint.peerTokens = Math.max(0, tokens);
+    endpoint.inFlightRequests = endpoint.localRequests + endpoint.peerRequests;
+    endpoint.inFlightTokens = endpoint.localTokens + endpoint.peerTokens;
   }
 }

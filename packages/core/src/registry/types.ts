@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { Plugin } from '../scheduling/plugins.js';
+import type { SharedState } from '../state/types.js';
 
 /**
  * What a plugin factory receives besides its parameters.
@@ -16,6 +17,12 @@ export interface PluginFactoryContext {
   readonly pool: EndpointPool;
   /** Looks up another plugin instance of the same config by name (for plugins that reference others). */
   readonly lookup: (name: string) => Plugin | undefined;
+  /**
+   * State shared with the other replicas of this picker, when sharing is on (`--redis-url`):
+   * plugins that keep routing history or session bindings publish to it and apply what peers
+   * publish. Undefined means one replica (today's behaviour).
+   */
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**

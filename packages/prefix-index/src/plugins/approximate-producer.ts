@@ -10,6 +10,7 @@ import {
   type RequestLifecycle,
   type SchedulingRequest,
   type SchedulingResult,
+  type SharedState,
 } from '@switchyard/core';
 import { z } from 'zod';
 import type { PrefixIndex } from '../api/types.js';
@@ -21,6 +22,7 @@ import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import { blockKeysAttribute, matchInfoAttribute, PrefixAttributes } from './attributes.js';
 import type { PrefixPluginEnv } from './env.js';
 import { publishMatchInfo } from './match-info.js';
+import { decodeHistory, encodeHistory } from './shared-history.js';
 
 /** Type name of the approximate producer (llm-d's `approximateprefix` data producer). @public */
 export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
@@ -79,6 +81,11 @@ export interface ApproximatePrefixProducerOptions {
   readonly minBlockSizeTokens?: number | undefined;
   /** Metrics. */
   readonly metrics?: PrefixIndexMetrics | undefined;
+  /**
+   * Shared state: routing decisions are published to the other replicas and theirs are learnt, so
+   * a conversation stays warm whichever replica receives its next turn.
+   */
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**
@@ -103,6 +110,8 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   readonly #onRemoved: (e: Endpoint) => void;
   /** `llm_d_epp_prefix_indexer_size{index}` for this index, resolved once. */
   readonly #indexSize: FastGaugeChild | undefined;
+  readonly #channel: string;
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(options: ApproximatePrefixProducerOptions) {
     this.#o = options;
@@ -120,11 +129,19 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
       this.index.removeEndpoint(e.id);
     };
     pool?.on('removed', this.#onRemoved);
+    this.#channel = `prefix/${this.name}`;
+    this.#unsubscribe = options.sharedState?.subscribe(this.#channel, (data) => {
+      const { endpointId, keys } = decodeHistory(data);
+      // Another replica may know an endpoint this one does not (yet): its blocks would only take room.
+      if (pool !== undefined && pool.get(endpointId) === undefined) return;
+      this.index.add(endpointId, keys);
+    });
   }
 
-  /** Stops following the pool (the index itself holds no other resources). */
+  /** Stops following the pool and the other replicas (the index itself holds no other resources). */
   close(): void {
     this.#o.pool?.off('removed', this.#onRemoved);
+    this.#unsubscribe?.();
   }
 
   /** Hashes, matches and publishes match info for one request. */
@@ -145,8 +162,15 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
     if (keys === undefined) return;
     const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
     const prefill = result.profileResults.get('prefill')?.targets[0];
-    if (primary !== undefined) this.index.add(primary.id, keys);
-    if (prefill !== undefined && prefill.id !== primary?.id) this.index.add(prefill.id, keys);
+    const shared = this.#o.sharedState;
+    if (primary !== undefined) {
+      this.index.add(primary.id, keys);
+      shared?.publish(this.#channel, encodeHistory(primary.id, keys));
+    }
+    if (prefill !== undefined && prefill.id !== primary?.id) {
+      this.index.add(prefill.id, keys);
+      shared?.publish(this.#channel, encodeHistory(prefill.id, keys));
+    }
     this.#indexSize?.set(this.index.size);
   }
 
@@ -197,6 +221,6 @@ export function approximateProducerDefinition(env: PrefixPluginEnv): PluginDefin
     produces: [Attributes.prefixMatch.name],
     defaultProducerFor: [Attributes.prefixMatch.name],
     create: (p, ctx) =>
-      new ApproximatePrefixProducer({ ...approximateOptionsOf(p), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics }),
+      new ApproximatePrefixProducer({ ...approximateOptionsOf(p), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics, sharedState: ctx.sharedState }),
   });
 }

@@ -6,6 +6,7 @@ export { TokenProducer, tokenProducerDefinition, legacyTokenizerDefinition, TOKE
 export { tokenProducerParameters } from './token-parameters.js';
 export type { TokenProducerParams } from './token-parameters.js';
 export { ApproximatePrefixProducer, approximateProducerDefinition, approximateProducerParameters, APPROX_PREFIX_PRODUCER } from './approximate-producer.js';
+export { MAX_SHARED_BLOCKS } from './shared-history.js';
 export type { ApproximatePrefixProducerOptions, ApproximateProducerParams } from './approximate-producer.js';
 export { PrecisePrefixProducer, preciseProducerDefinition, PRECISE_PREFIX_PRODUCER } from './precise-producer.js';
 export type { PrecisePrefixProducerOptions } from './precise-producer.js';

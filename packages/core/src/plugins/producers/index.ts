@@ -1,4 +1,4 @@
-export { inFlightLoadProducerPlugin, poolInFlightLoad } from './inflight-load-producer.js';
+export { inFlightLoadProducerPlugin, localInFlightLoad, poolInFlightLoad } from './inflight-load-producer.js';
 export { sessionIdProducerPlugin } from './session-id-producer.js';
 export { predictedLatencyProducerPlugin, createPredictedLatencyProducer } from './predicted-latency-producer.js';
 export type { PredictedLatencyProducerOptions } from './predicted-latency-producer.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EndpointPool } from '../../endpoints/pool.js';
 import type { Endpoint } from '../../endpoints/types.js';
 import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
@@ -28,23 +29,39 @@ export const inFlightLoadProducerPlugin = definePlugin({
   produces: [Attributes.inFlightLoad.name],
   defaultProducerFor: [Attributes.inFlightLoad.name],
   // llm-d's parameters (old and new names). Our counts come from the pool, which the
-  // EndpointPicker keeps exact, so none of them changes behaviour: loaded and reported.
+  // EndpointPicker keeps exact, so only `syncCrossReplicaState` changes behaviour (docs/replicas.md).
   notActedOn: {
     addEstimatedOutputTokens: POOL_COUNTS,
     includeOutputTokens: POOL_COUNTS,
     outputRatio: POOL_COUNTS,
     maxEstimatedOutputTokens: POOL_COUNTS,
     prefixMatchInfoProducerName: POOL_COUNTS,
-    syncCrossReplicaState: NotActedOnReasons.crossReplicaSync,
   },
-  parameters: z.strictObject({}),
-  create: (_p, ctx): DataProducer => ({
-    type: 'inflight-load-producer',
-    name: ctx.name,
-    produces: [Attributes.inFlightLoad.name],
-    consumes: [],
-    produce(_c, request) {
-      request.attributes.set(Attributes.inFlightLoad, poolInFlightLoad);
-    },
+  parameters: z.strictObject({
+    /** With shared state on, publish the fleet's counts (true, llm-d's default) or this replica's own (false). */
+    syncCrossReplicaState: z.boolean().optional(),
   }),
+  create: (p, ctx): DataProducer => {
+    const view = p.syncCrossReplicaState !== false ? poolInFlightLoad : localInFlightLoad(ctx.pool);
+    return {
+      type: 'inflight-load-producer',
+      name: ctx.name,
+      produces: [Attributes.inFlightLoad.name],
+      consumes: [],
+      produce(_c, request) {
+        request.attributes.set(Attributes.inFlightLoad, view);
+      },
+    };
+  },
 });
+
+/**
+ * This replica's own share of the in-flight load (without the peers' that shared state adds).
+ * @public
+ */
+export function localInFlightLoad(pool: EndpointPool): InFlightLoadView {
+  return {
+    requests: (e: Endpoint) => pool.localInFlight(e.id)?.requests ?? e.inFlightRequests,
+    tokens: (e: Endpoint) => pool.localInFlight(e.id)?.tokens ?? e.inFlightTokens,
+  };
+}

@@ -49,7 +49,7 @@ export const sessionIdProducerPlugin = definePlugin({
     /** Cookie carrying the session id instead of a header. */
     cookieName: z.string().optional(),
   }).refine((p) => !(nonEmpty(p.headerName) && nonEmpty(p.cookieName)), { error: 'set headerName or cookieName, not both', path: ['cookieName'] }),
-  create: (p, ctx): DataProducer & RequestLifecycle => {
+  create: (p, ctx): DataProducer & RequestLifecycle & { close(): void } => {
     const header = nonEmpty(p.headerName) ? (p.headerName as string).trim().toLowerCase() : SESSION_ID_HEADER;
     const cookie = nonEmpty(p.cookieName) ? (p.cookieName as string).trim() : undefined;
     const sessionIdOf = (headers: Readonly<Record<string, string | undefined>>): string | undefined => {
@@ -59,6 +59,18 @@ export const sessionIdProducerPlugin = definePlugin({
     };
     // Insertion order = expiry order, because an entry is deleted and re-inserted on renewal.
     const sessions = new Map<string, SessionEntry>();
+    const bind = (id: string, endpointId: string): void => {
+      sessions.delete(id);
+      sessions.set(id, { endpointId, expiresAt: ctx.clock.now() + p.ttl });
+    };
+    // Bindings made by other replicas arrive here, so a session's next request is sticky whichever
+    // replica receives it; the TTL restarts on arrival (each replica renews it on its own clock).
+    const channel = `session/${ctx.name}`;
+    const unsubscribe = ctx.sharedState?.subscribe(channel, (data) => {
+      const d = data as { s?: unknown; e?: unknown } | null;
+      if (typeof d?.s !== 'string' || typeof d.e !== 'string' || d.s === '' || d.e === '') throw new TypeError('bad session record');
+      bind(d.s, d.e);
+    });
     const sweep = (now: number): void => {
       for (const [id, entry] of sessions) {
         if (entry.expiresAt > now) break;
@@ -82,8 +94,11 @@ export const sessionIdProducerPlugin = definePlugin({
         if (id === undefined) return;
         const target = result.profileResults.get(p.profileName ?? result.primaryProfileName)?.targets[0];
         if (target === undefined) return;
-        sessions.delete(id);
-        sessions.set(id, { endpointId: target.id, expiresAt: c.clock.now() + p.ttl });
+        bind(id, target.id);
+        ctx.sharedState?.publish(channel, { s: id, e: target.id });
+      },
+      close() {
+        unsubscribe?.();
       },
     };
   },
