@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^@switchyard\/envoy$/, replacement: src('adapters-envoy/src/index.ts') },
       { find: /^@switchyard\/kubernetes$/, replacement: src('adapters-kubernetes/src/index.ts') },
       { find: /^@switchyard\/simulator$/, replacement: src('simulator/src/index.ts') },
+      { find: /^@switchyard\/redis$/, replacement: src('state-redis/src/index.ts') },
     ],
   },
   test: {

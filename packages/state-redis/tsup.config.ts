@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['esm', 'cjs'],
+  tsconfig: 'tsconfig.build.json',
+  dts: true,
+  target: 'node20',
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+});
