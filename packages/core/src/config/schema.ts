@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { switchyardSectionSchema } from '../state/settings.js';
 
 /** apiVersions an `EndpointPickerConfig` may declare. @public */
 export const CONFIG_API_VERSIONS = ['llm-d.ai/v1alpha1', 'llm-d.ai/v1', 'inference.networking.x-k8s.io/v1alpha1'] as const;
@@ -48,6 +49,8 @@ export const endpointPickerConfigSchema = z.strictObject({
   requestHandler: z.strictObject({ parsers: z.array(pluginRefSchema).optional() }).optional(),
   parser: pluginRefSchema.optional(),
   saturationDetector: pluginRefSchema.optional(),
+  /** Switchyard's own section (`sharedState`); not an llm-d field. */
+  switchyard: switchyardSectionSchema.optional(),
 });
 
 /** A validated (not yet defaulted) `EndpointPickerConfig` document. @public */

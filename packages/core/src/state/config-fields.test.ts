@@ -4,6 +4,7 @@ import { EndpointPool } from '../endpoints/pool.js';
 import { createDefaultRegistry } from '../registry/default-registry.js';
 import { Attributes } from '../scheduling/attributes.js';
 import type { DataProducer } from '../scheduling/plugins.js';
+import { sharedStateSettingsOf } from './settings.js';
 
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 const load = (text: string, pool = new EndpointPool()) => loadConfig(HEAD + text, { registry: createDefaultRegistry(), pool });
@@ -33,5 +34,26 @@ describe("llm-d's cross-replica fields", () => {
     expect(view('true').requests(e)).toBe(7);
     expect(view('false').requests(e)).toBe(2);
     expect(view('false').tokens(e)).toBe(20);
+  });
+});
+
+describe('shared-state settings', () => {
+  it('come from --redis-url or switchyard.sharedState, with the interval from the section, else dataLayer, else 200 ms', () => {
+    expect(sharedStateSettingsOf(`${HEAD}`)).toBeUndefined();
+    expect(sharedStateSettingsOf(HEAD, 'redis://127.0.0.1:6379')).toMatchObject({ redisUrl: 'redis://127.0.0.1:6379', syncIntervalMs: 200 });
+    expect(sharedStateSettingsOf(`${HEAD}dataLayer:\n  crossReplicaSyncInterval: 500ms\n`, 'redis://r:1')?.syncIntervalMs).toBe(500);
+    const text = `${HEAD}dataLayer:\n  crossReplicaSyncInterval: 500ms\nswitchyard:\n  sharedState:\n    redisUrl: redis://a:1\n    syncInterval: 70ms\n    maxStaleness: 2s\n    keyPrefix: "fleet1:"\n`;
+    expect(sharedStateSettingsOf(text)).toEqual({ redisUrl: 'redis://a:1', syncIntervalMs: 100, maxStalenessMs: 2000, keyPrefix: 'fleet1:', replicaId: undefined });
+    expect(sharedStateSettingsOf(text, 'redis://flag:2')?.redisUrl).toBe('redis://flag:2');
+    // The section loads with the rest of the document.
+    expect(() => load('switchyard:\n  sharedState:\n    redisUrl: redis://a:1\n')).not.toThrow();
+  });
+
+  it('name the bad field', () => {
+    expect(() => sharedStateSettingsOf(`${HEAD}switchyard:\n  sharedState:\n    redisUrl: http://x\n`)).toThrow(/switchyard\.sharedState\.redisUrl/);
+    expect(() => sharedStateSettingsOf(HEAD, 'localhost:6379')).toThrow(/--redis-url/);
+    expect(() => sharedStateSettingsOf(`${HEAD}switchyard:\n  sharedState:\n    syncInterval: later\n`, 'redis://a:1')).toThrow(/switchyard\.sharedState\.syncInterval/);
+    expect(() => sharedStateSettingsOf(`${HEAD}switchyard:\n  shared: {}\n`)).toThrow(/switchyard/);
+    expect(() => load('switchyard:\n  sharedState:\n    bogus: 1\n')).toThrow(/switchyard\.sharedState/);
   });
 });

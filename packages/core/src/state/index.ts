@@ -16,3 +16,5 @@ export type {
   SharedStateStatus,
   SharedStateTransport,
 } from './types.js';
+export { resolveSharedStateSettings, sharedStateSectionSchema, sharedStateSettingsOf, switchyardSectionSchema } from './settings.js';
+export type { SharedStateSettings, SharedStateSettingsInput } from './settings.js';
