@@ -39,7 +39,7 @@ describe("llm-d's cross-replica fields", () => {
 
 describe('shared-state settings', () => {
   it('come from --redis-url or switchyard.sharedState, with the interval from the section, else dataLayer, else 200 ms', () => {
-    expect(sharedStateSettingsOf(`${HEAD}`)).toBeUndefined();
+    expect(sharedStateSettingsOf(HEAD)).toBeUndefined();
     expect(sharedStateSettingsOf(HEAD, 'redis://127.0.0.1:6379')).toMatchObject({ redisUrl: 'redis://127.0.0.1:6379', syncIntervalMs: 200 });
     expect(sharedStateSettingsOf(`${HEAD}dataLayer:\n  crossReplicaSyncInterval: 500ms\n`, 'redis://r:1')?.syncIntervalMs).toBe(500);
     const text = `${HEAD}dataLayer:\n  crossReplicaSyncInterval: 500ms\nswitchyard:\n  sharedState:\n    redisUrl: redis://a:1\n    syncInterval: 70ms\n    maxStaleness: 2s\n    keyPrefix: "fleet1:"\n`;
