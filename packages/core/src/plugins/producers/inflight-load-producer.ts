@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { EndpointPool } from '../../endpoints/pool.js';
 import type { Endpoint } from '../../endpoints/types.js';
-import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes, type InFlightLoadView } from '../../scheduling/attributes.js';
 import type { DataProducer } from '../../scheduling/plugins.js';
