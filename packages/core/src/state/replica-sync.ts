@@ -37,7 +37,7 @@ export interface ReplicaSyncOptions {
   readonly maxRecordsPerExchange?: number | undefined;
   /** One line when sharing stops working and one when it is back. */
   readonly log?: ((line: string) => void) | undefined;
-  /** Registry for {@link SharedStateMetrics} (default: a new one, see `metrics.registry`). */
+  /** Registry for `SharedStateMetrics` (default: a new one, see `metrics.registry`). */
   readonly registry?: Registry | undefined;
 }
 
