@@ -189,7 +189,8 @@ export class ExtProcStream {
       const parsers = this.#o.parsers;
       const parseOptions = { maxBodyBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(parsers === undefined ? {} : { parsers }) };
       const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, parseOptions);
-      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustHeaders ?? true };
+      const parsed = { startedAt: started, endedAt: this.#clock.now() };
+      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustHeaders ?? true, parsed };
       if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
       decision = await this.#o.scheduler.pick(request, options);
     } catch (error) {

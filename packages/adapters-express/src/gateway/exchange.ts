@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
-import type { Classification, Decision, Endpoint, InferenceRequest, PickOptions, TimerHandle } from '@switchyard/core';
+import type { Classification, Decision, Endpoint, InferenceRequest, ParseTiming, PickOptions, TimerHandle } from '@switchyard/core';
 import { buildUpstreamHeaders } from '../proxy/headers.js';
 import { startForward, type ForwardControl, type ForwardOptions, type ForwardResult } from '../proxy/forward.js';
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
@@ -57,6 +57,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #signal: AbortSignal | undefined;
   #plan: ForwardPlan | undefined;
   #started = 0;
+  #parsed: ParseTiming | undefined;
   /** Handles of this request in the tracker and the connection's watchers. */
   #pendingEntry: Membership<PendingDecision> | undefined;
   #forwardingEntry: Membership<Abortable> | undefined;
@@ -99,8 +100,10 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         return;
       }
       let request: InferenceRequest;
+      const parseStarted = rt.clock.now();
       try {
         request = parseRequest({ path: this.#path, headers: this.#req.headers, body }, rt.parseOptions);
+        this.#parsed = { startedAt: parseStarted, endedAt: rt.clock.now() };
       } catch (err) {
         sendError(res, err);
         this.#finish();
@@ -160,7 +163,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       pm.scheduling.inc();
       const trustHeaders = rt.trusts(this.#req);
       // Two literals instead of a conditional spread, which copies properties one by one.
-      const options: PickOptions = classification === undefined ? { signal, trustHeaders, trace: rt.trace } : { signal, trustHeaders, trace: rt.trace, classification };
+      const parsed = this.#parsed;
+      const options: PickOptions = classification === undefined ? { signal, trustHeaders, trace: rt.trace, parsed } : { signal, trustHeaders, trace: rt.trace, parsed, classification };
       let pending: Promise<Decision>;
       try {
         pending = (this.#route as RouteResolution).pool.scheduler.pick(request, options);

@@ -66,7 +66,7 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
         trace: undefined,
       };
       const record = log === undefined ? fresh : log.push(fresh);
-      const spans = tracer?.begin(request, pool, record.at);
+      const spans = tracer?.begin(request, pool, record.at, pickOptions.parsed);
       let decision: Decision;
       try {
         decision = await scheduler.pick(request, trace ? { ...pickOptions, trace: true } : pickOptions);

@@ -1,4 +1,4 @@
-export type { Classification, PickOptions, Decision, RequestScheduler } from './types.js';
+export type { Classification, PickOptions, ParseTiming, Decision, RequestScheduler } from './types.js';
 export { EndpointPicker } from './endpoint-picker.js';
 export { HeaderRecord } from './decision.js';
 export type { EndpointPickerOptions } from './endpoint-picker.js';

@@ -35,6 +35,22 @@ export interface PickOptions {
   readonly trustHeaders?: boolean;
   /** Classification from a trusted source; wins over headers. */
   readonly classification?: Classification;
+  /**
+   * When the adapter parsed this request's body (its clock, which should be the scheduler's):
+   * tracing turns it into a `switchyard.parse` span, the first child of `switchyard.request`.
+   */
+  readonly parsed?: ParseTiming | undefined;
+}
+
+/**
+ * The interval an adapter spent turning the request body into an {@link InferenceRequest}.
+ * @public
+ */
+export interface ParseTiming {
+  /** Clock milliseconds when parsing started. */
+  readonly startedAt: number;
+  /** Clock milliseconds when parsing ended. */
+  readonly endedAt: number;
 }
 
 /**

@@ -66,4 +66,39 @@ describe('OpenTelemetry spans', () => {
     expect(byName('switchyard.upstream')[0]).toMatchObject({ parent: root, start: 1000, end: 1040, status: 2, attributes: { 'switchyard.endpoint': 'e0', 'switchyard.outcome': 'error' } });
     expect(spans.every((s) => s.end !== undefined)).toBe(true);
   });
+  it('opens the request span at parse start with a parse child when the adapter reports its parse', async () => {
+    const { spans, provider } = testProvider();
+    otel.trace.disable(); // the API keeps one global provider: replace the previous test's
+    otel.trace.setGlobalTracerProvider(provider);
+    const clock = new ManualClock(2000);
+    const pool = new EndpointPool();
+    pool.add({ id: 'e0', address: '10.0.0.1:8000' });
+    pool.setMetrics('e0', metrics({ updatedAt: 2000 }));
+    const tracer = openTelemetryDecisionTracer(otel, { toEpochMs: (t) => t });
+    const scheduler = recordDecisions(new EndpointPicker({ pool, clock }), { tracer, clock });
+    const request = parseRequest({ path: '/v1/chat/completions', headers: {}, body: '{"model":"m","messages":[{"role":"user","content":"hi"}]}' });
+    const d = await scheduler.pick(request, { parsed: { startedAt: 1995, endedAt: 1998 } });
+    clock.advance(10);
+    d.complete({ kind: 'success' });
+
+    const root = spans.find((s) => s.name === 'switchyard.request');
+    expect(root).toMatchObject({ start: 1995, end: 2010 });
+    const parse = spans.find((s) => s.name === 'switchyard.parse');
+    expect(parse).toMatchObject({ parent: root, start: 1995, end: 1998, attributes: { 'switchyard.api': 'openai-chat-completions', 'switchyard.body_bytes': request.byteSize } });
+    expect(spans.find((s) => s.name === 'switchyard.queue_wait')?.start).toBe(2000);
+  });
+
+  it('emits no parse span when the adapter does not report one', async () => {
+    const { spans, provider } = testProvider();
+    otel.trace.disable();
+    otel.trace.setGlobalTracerProvider(provider);
+    const pool = new EndpointPool();
+    pool.add({ id: 'e0', address: '10.0.0.1:8000' });
+    const clock = new ManualClock(0);
+    pool.setMetrics('e0', metrics({ updatedAt: 0 }));
+    const scheduler = recordDecisions(new EndpointPicker({ pool, clock }), { tracer: openTelemetryDecisionTracer(otel, { toEpochMs: (t) => t }), clock });
+    (await scheduler.pick(parseRequest({ path: '/v1/completions', headers: {}, body: '{"model":"m","prompt":"x"}' }))).complete({ kind: 'success' });
+    expect(spans.map((s) => s.name)).toContain('switchyard.request');
+    expect(spans.map((s) => s.name)).not.toContain('switchyard.parse');
+  });
 });

@@ -1,4 +1,4 @@
-import type { Decision } from '../picker/types.js';
+import type { Decision, ParseTiming } from '../picker/types.js';
 import type { InferenceRequest } from '../request/types.js';
 import type { RequestOutcome } from '../scheduling/plugins.js';
 import { errorName } from '../console/decision-log.js';
@@ -25,7 +25,8 @@ export interface RequestSpans {
  * @public
  */
 export interface DecisionTracer {
-  begin(request: InferenceRequest, pool: string, atMs: number): RequestSpans;
+  /** `parsed`, when the adapter reports it, opens the request span at parse start. */
+  begin(request: InferenceRequest, pool: string, atMs: number, parsed?: ParseTiming): RequestSpans;
 }
 
 /**
@@ -41,8 +42,8 @@ export interface OpenTelemetryTracerOptions {
 
 /**
  * Spans through `@opentelemetry/api` (whatever SDK the application registered): per request a
- * `switchyard.request` span (a child of the active context) with children
- * `switchyard.queue_wait` (admission), `switchyard.schedule` (with one `switchyard.schedule.profile`
+ * `switchyard.request` span (a child of the active context) with children `switchyard.parse` (the
+ * adapter's body parse, when it passes `PickOptions.parsed`), `switchyard.queue_wait` (admission), `switchyard.schedule` (with one `switchyard.schedule.profile`
  * per profile run) and `switchyard.upstream` (decision to completion: the model server's time).
  * @public
  */
@@ -51,9 +52,14 @@ export function openTelemetryDecisionTracer(api: OpenTelemetryApi, options: Open
   const epoch = options.toEpochMs ?? ((t: number) => performance.timeOrigin + t);
   const childOf = (parent: SpanLike): unknown => api.trace.setSpan(api.context.active() as never, parent as never);
   return {
-    begin(request, pool, atMs) {
-      const root = tracer.startSpan('switchyard.request', { startTime: epoch(atMs), attributes: { 'switchyard.request_id': request.id, 'switchyard.pool': pool, 'gen_ai.request.model': request.model } }, api.context.active());
+    begin(request, pool, atMs, parsed) {
+      const start = parsed === undefined ? atMs : Math.min(parsed.startedAt, atMs);
+      const root = tracer.startSpan('switchyard.request', { startTime: epoch(start), attributes: { 'switchyard.request_id': request.id, 'switchyard.pool': pool, 'gen_ai.request.model': request.model } }, api.context.active());
       const ctx = childOf(root);
+      if (parsed !== undefined) {
+        const attributes = { 'switchyard.api': request.api, 'switchyard.body_bytes': request.byteSize };
+        tracer.startSpan('switchyard.parse', { startTime: epoch(parsed.startedAt), attributes }, ctx).end(epoch(parsed.endedAt));
+      }
       let upstream: SpanLike | undefined;
       return {
         decided(decision, now) {
