@@ -5,6 +5,7 @@ import { loadConfig, type LoadedConfig } from '../config/loader.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { SchedulerMetrics } from '../observability/metrics.js';
 import { EndpointPicker } from '../picker/endpoint-picker.js';
+import type { IfAvailableOptions } from '../picker/if-available.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from '../picker/lookups.js';
 import { createDefaultRegistry } from '../registry/default-registry.js';
 import type { PluginPack } from '../registry/plugin-pack.js';
@@ -41,6 +42,8 @@ export interface PickerFromConfigOptions {
   readonly rewrites?: ModelRewriteResolver | undefined;
   /** Allow plugin types marked experimental. @defaultValue false */
   readonly allowExperimental?: boolean | undefined;
+  /** `Prefer: if-available` handling; wins over the config's `switchyard.ifAvailable`. @defaultValue off */
+  readonly ifAvailable?: IfAvailableOptions | undefined;
 }
 
 /**
@@ -100,6 +103,7 @@ export function createPickerFromConfig(options: PickerFromConfigOptions): Picker
       random: options.random,
       objectives: options.objectives,
       rewrites: options.rewrites,
+      ifAvailable: options.ifAvailable ?? config.switchyard?.ifAvailable,
     });
     return { picker, config, admission, registry };
   } catch (error) {

@@ -55,6 +55,7 @@ export interface EffectiveParts {
   readonly dataLayer: Record<string, unknown> | undefined;
   readonly flowControl: Record<string, unknown> | undefined;
   readonly requestHandler: Record<string, unknown> | undefined;
+  readonly switchyard?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -76,6 +77,7 @@ export function effectiveDocument(parts: EffectiveParts): Record<string, unknown
   if (parts.dataLayer !== undefined) doc.dataLayer = parts.dataLayer;
   if (parts.flowControl !== undefined) doc.flowControl = parts.flowControl;
   if (parts.requestHandler !== undefined) doc.requestHandler = parts.requestHandler;
+  if (parts.switchyard !== undefined) doc.switchyard = parts.switchyard;
   return doc;
 }
 

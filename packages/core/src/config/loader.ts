@@ -7,6 +7,7 @@ import { abandonPlugins } from '../scheduling/close-plugins.js';
 import type { DataProducer, Plugin, ProfileHandler, SchedulingProfile } from '../scheduling/plugins.js';
 import type { SchedulerConfig } from '../scheduling/scheduler.js';
 import type { RequestParser } from '../request/parser.js';
+import type { SwitchyardSection } from '../state/settings.js';
 import type { SharedState } from '../state/types.js';
 import { isRequestParser } from '../request/parser-plugins.js';
 import { SINGLE_PROFILE_HANDLER } from '../plugins/profile-handlers/single-profile-handler.js';
@@ -55,6 +56,8 @@ export interface LoadedConfig extends SchedulerConfig {
   readonly flowControl: Record<string, unknown> | undefined;
   /** The `dataLayer` block as written. */
   readonly dataLayer: Record<string, unknown> | undefined;
+  /** Switchyard's own `switchyard` section as validated (shared state, `Prefer: if-available`). */
+  readonly switchyard: SwitchyardSection | undefined;
   /** The effective data layer: metrics scrape settings (path, interval, engine mappings) for `MetricsScraper`. */
   readonly dataLayerSettings: DataLayerSettings;
   /** The `requestHandler` block as written (with the deprecated top-level `parser` moved in). */
@@ -167,6 +170,7 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
     dataLayer: doc.dataLayer,
     flowControl: doc.flowControl,
     requestHandler: doc.requestHandler,
+    switchyard: doc.switchyard,
   });
   const gates = new Set(doc.featureGates);
   return {
@@ -178,6 +182,7 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
     featureGates: doc.featureGates,
     flowControl: doc.flowControl,
     dataLayer: doc.dataLayer,
+    switchyard: doc.switchyard,
     dataLayerSettings,
     requestHandler: doc.requestHandler,
     parsers,

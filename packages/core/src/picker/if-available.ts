@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { InferenceRequest } from '../request/types.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 
@@ -20,10 +21,20 @@ export type IfAvailableMode = 'off' | 'own-history' | 'shared';
  */
 export interface IfAvailableOptions {
   /** See {@link IfAvailableMode}. @defaultValue 'off' */
-  readonly mode?: IfAvailableMode;
+  readonly mode?: IfAvailableMode | undefined;
   /** Prefix digests remembered for `own-history` (oldest forgotten first). @defaultValue 100000 */
-  readonly maxHistory?: number;
+  readonly maxHistory?: number | undefined;
 }
+
+/**
+ * Schema of `switchyard.ifAvailable` in an EndpointPickerConfig (both the EPP and the gateway
+ * read it): `{ mode: off | own-history | shared, maxHistory }`.
+ * @public
+ */
+export const ifAvailableSectionSchema = z.strictObject({
+  mode: z.enum(['off', 'own-history', 'shared']).optional(),
+  maxHistory: z.number().int().positive().optional(),
+});
 
 /** Characters per prefix chunk; a prefix counts from its first whole chunk. */
 const CHUNK = 512;

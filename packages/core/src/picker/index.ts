@@ -5,3 +5,4 @@ export type { EndpointPickerOptions } from './endpoint-picker.js';
 export type { ObjectiveLookup, ModelRewriteResolver } from './lookups.js';
 export { prefersIfAvailable } from './prefer.js';
 export type { IfAvailableMode, IfAvailableOptions } from './if-available.js';
+export { ifAvailableSectionSchema } from './if-available.js';

@@ -17,4 +17,5 @@ export type {
   SharedStateTransport,
 } from './types.js';
 export { resolveSharedStateSettings, sharedStateSectionSchema, sharedStateSettingsOf, switchyardSectionSchema } from './settings.js';
+export type { SwitchyardSection } from './settings.js';
 export type { SharedStateSettings, SharedStateSettingsInput } from './settings.js';

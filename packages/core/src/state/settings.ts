@@ -3,6 +3,7 @@ import { DATA_LAYER_TICK_MS } from '../config/data-layer-settings.js';
 import { durationOrError, durationSchema } from '../config/duration.js';
 import { configError, invalid } from '../config/issues.js';
 import { parseConfigText } from '../config/parse-source.js';
+import { ifAvailableSectionSchema } from '../picker/if-available.js';
 import { DEFAULT_SYNC_INTERVAL_MS } from './replica-sync.js';
 
 /**
@@ -30,7 +31,15 @@ export const sharedStateSectionSchema = z.strictObject({
  */
 export const switchyardSectionSchema = z.strictObject({
   sharedState: sharedStateSectionSchema.optional(),
+  /** How `Prefer: if-available` is honoured (see `IfAvailableMode`); off when absent. */
+  ifAvailable: ifAvailableSectionSchema.optional(),
 });
+
+/**
+ * Switchyard's own section of an EndpointPickerConfig, validated.
+ * @public
+ */
+export type SwitchyardSection = z.output<typeof switchyardSectionSchema>;
 
 /**
  * Resolved shared-state settings: where the store is and how often to sync.
