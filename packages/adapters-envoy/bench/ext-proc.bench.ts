@@ -56,7 +56,7 @@ const LARGE = framesFor(LARGE_BODY, 65_536);
 
 async function setup() {
   const picker = new EndpointPicker({ pool, clock });
-  const prefixPicker = new EndpointPicker({ pool, clock, registry: await registerPrefixIndexPlugins(createDefaultRegistry()) });
+  const prefixPicker = new EndpointPicker({ pool, clock, registry: registerPrefixIndexPlugins(createDefaultRegistry()) });
   const first = await picker.pick(parseRequest({ path: '/v1/chat/completions', headers: {}, body: SMALL_BODY }));
   first.complete({ kind: 'cancelled' });
   // Same decision shape every time, no scheduling: the protocol path alone.

@@ -8,7 +8,7 @@ import type { PromptView } from '@switchyard/core';
 import { createPrefixHasher, encodePromptBytes } from '@switchyard/prefix-index';
 import { prng, timeMs, type Timing } from './stats.js';
 
-const hasher = await createPrefixHasher();
+const hasher = createPrefixHasher();
 const rand = prng(1);
 const words = ['the', 'agent', 'calls', 'tool', 'with', 'arguments', 'result', 'file', 'diff', 'context', '{"path":', '"src/main.ts"}', 'function', 'return'];
 let text = '';

@@ -8,7 +8,7 @@ import { bench, describe } from 'vitest';
 import { createPrefixHasher, decodeKvEventBatch, encodeVllmEventBatch, PreciseKvIndex, type KvEvent, type KvEventBatch } from '@switchyard/prefix-index';
 import { prng } from './stats.js';
 
-const hasher = await createPrefixHasher();
+const hasher = createPrefixHasher();
 const rand = prng(3);
 const E = 16;
 const batches: { endpoint: string; batch: KvEventBatch }[] = [];

@@ -19,7 +19,7 @@ import { prng, randomKey, timeMs } from './stats.js';
 
 const ENDPOINTS = 64;
 const ENTRIES = 1_000_000;
-const hasher = await createPrefixHasher();
+const hasher = createPrefixHasher();
 const rand = prng(2);
 const pool = new EndpointPool();
 for (let i = 0; i < ENDPOINTS; i++) pool.add({ id: `ns/pod-${i}-rank-0`, address: `10.0.${i >> 8}.${i & 255}:8000` });

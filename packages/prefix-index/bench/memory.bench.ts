@@ -32,7 +32,7 @@ const s = { entries: shared.index.size, perEntry: shared.bytes / shared.index.si
 shared.index.clear();
 
 // Precise index: 64 endpoints × 15625 engine blocks of 16 tokens (1M blocks), 1:1 with request keys.
-const hasher = await createPrefixHasher();
+const hasher = createPrefixHasher();
 const before = settledBytes();
 const precise = new PreciseKvIndex({ hasher, blockSizeTokens: 16 });
 let next = 1;

@@ -13,8 +13,8 @@ import { EndpointPool } from '@switchyard/core';
 import type { EndpointMetrics } from '@switchyard/core';
 
 let hasher: PrefixHasher;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 
 const metrics = (cacheBlockSize: number): EndpointMetrics => ({

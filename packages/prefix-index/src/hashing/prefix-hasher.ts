@@ -105,15 +105,15 @@ export class PrefixHasher {
 }
 
 /**
- * Returns a {@link PrefixHasher}. Asynchronous for compatibility with earlier versions (which
- * compiled a WebAssembly hash); it resolves at once.
+ * Returns a new {@link PrefixHasher} (the same as `new PrefixHasher()`; the hash is plain
+ * JavaScript, so there is nothing to load first).
  * @example
  * ```ts
- * const hasher = await createPrefixHasher();
+ * const hasher = createPrefixHasher();
  * const keys = hasher.hashPrompts(encodePromptBytes(request.prompt), 'llama', undefined, { blockSizeTokens: 64 });
  * ```
  * @public
  */
-export function createPrefixHasher(): Promise<PrefixHasher> {
-  return Promise.resolve(new PrefixHasher());
+export function createPrefixHasher(): PrefixHasher {
+  return new PrefixHasher();
 }

@@ -3,8 +3,8 @@ import { createDefaultRegistry, EndpointPicker, EndpointPool, loadConfig } from 
 import { createPrefixHasher, loadPrefixIndexPlugins, silentLogger, type PrecisePrefixProducer, type PrefixHasher, type ZmqModule, type ZmqSubscriberLike } from '@switchyard/prefix-index';
 
 let hasher: PrefixHasher;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 
 /** A SUB socket that records what it was asked to do; its receive loop ends when it is closed. */
@@ -85,7 +85,7 @@ describe('closing an EndpointPicker releases the prefix plugins', () => {
     pool.add({ id: 'b', address: '10.0.0.2:8000' });
     const baseline = pool.listenerCount('removed');
     const options = { hasher, zeromq: zmq.module, logger: silentLogger, tokenizer: { name: 'ids', tokenize: () => Promise.resolve([[1, 2, 3]]) } };
-    const registry = createDefaultRegistry().registerAll(await loadPrefixIndexPlugins(options));
+    const registry = createDefaultRegistry().registerAll(loadPrefixIndexPlugins(options));
     const config = loadConfig(PRECISE, { registry, pool });
     const producer = config.plugins.get('precise-prefix-cache-producer') as PrecisePrefixProducer;
     await producer.subscriber;

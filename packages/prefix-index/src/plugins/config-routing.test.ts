@@ -4,11 +4,11 @@ import { createPrefixHasher, loadPrefixIndexPlugins, registerPrefixIndexPlugins,
 import { metrics } from './test-requests.js';
 
 let hasher: PrefixHasher;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 
-const registry = (): Promise<PluginRegistry> => registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
+const registry = (): PluginRegistry => registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 
 function poolOf(n: number): EndpointPool {
@@ -25,19 +25,19 @@ const chatRequest = (messages: { role: string; content: string }[], max = 64) =>
   parseRequest({ path: '/v1/chat/completions', headers: {}, body: JSON.stringify({ model: 'llama', messages, max_tokens: max }) });
 
 describe('llm-d configurations naming the prefix plugins load unchanged', () => {
-  it('the legacy scorer with a built-in index', async () => {
+  it('the legacy scorer with a built-in index', () => {
     const config = loadConfig(
       `${HEAD}plugins:\n- type: prefix-cache-scorer\n  parameters:\n    blockSize: 64\n    maxPrefixBlocksToMatch: 256\n    lruCapacityPerServer: 31250\n- type: queue-scorer\n- type: max-score-picker\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: prefix-cache-scorer\n    weight: 3\n  - pluginRef: queue-scorer\n  - pluginRef: max-score-picker\n`,
-      { registry: await registry(), pool: poolOf(2) },
+      { registry: registry(), pool: poolOf(2) },
     );
     // The scorer is its own match-info producer: only the token producer it reads is auto-created.
     expect(config.producers.map((p) => p.name)).toEqual(['token-producer', 'prefix-cache-scorer']);
   });
 
-  it('approximate producer, affinity filter and no-hit LRU, with an auto-created token producer', async () => {
+  it('approximate producer, affinity filter and no-hit LRU, with an auto-created token producer', () => {
     const config = loadConfig(
       `${HEAD}plugins:\n- type: approx-prefix-cache-producer\n  parameters:\n    blockSizeTokens: 64\n    autoTune: true\n    maxPrefixTokensToMatch: 131072\n    lruCapacityPerServer: 31250\n- type: prefix-cache-affinity-filter\n  parameters:\n    affinityThreshold: 0.8\n    explorationProbability: 0.05\n    maxTTFTPenaltyMs: 18000\n- type: prefix-cache-scorer\n  parameters:\n    matchLengthWeight: 0.5\n    matchLengthScaleTokens: 8192\n    prefixMatchInfoProducerName: approx-prefix-cache-producer\n- type: no-hit-lru-scorer\n  parameters:\n    lruSize: 2048\n`,
-      { registry: await registry(), pool: poolOf(2) },
+      { registry: registry(), pool: poolOf(2) },
     );
     expect(config.producers.map((p) => p.type).sort()).toEqual(['approx-prefix-cache-producer', 'token-producer']);
   });
@@ -45,16 +45,16 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
   it('precise prefix caching with a vLLM tokenizer', async () => {
     const config = loadConfig(
       `${HEAD}plugins:\n- type: token-producer\n  parameters:\n    backend: vllm\n    url: http://localhost:8000\n    modelName: meta-llama/Llama-3.1-8B-Instruct\n- type: precise-prefix-cache-producer\n  parameters:\n    blockSizeTokens: 16\n    hashSeed: "42"\n    kvEventsConfig:\n      topicFilter: "kv@"\n      discoverPods: true\n- type: prefix-cache-scorer\n  parameters:\n    prefixMatchInfoProducerName: precise-prefix-cache-producer\n`,
-      { registry: await registry(), pool: new EndpointPool() },
+      { registry: registry(), pool: new EndpointPool() },
     );
     expect(config.producers.map((p) => p.type)).toEqual(['token-producer', 'precise-prefix-cache-producer']);
     await (config.plugins.get('precise-prefix-cache-producer') as PrecisePrefixProducer).close();
   });
 
-  it('the tokenizer plugin under its old name, `tokenizer`', async () => {
+  it('the tokenizer plugin under its old name, `tokenizer`', () => {
     const config = loadConfig(
       `${HEAD}plugins:\n- type: tokenizer\n  parameters:\n    backend: estimate\n- type: approx-prefix-cache-producer\n- type: prefix-cache-scorer\n  parameters:\n    prefixMatchInfoProducerName: approx-prefix-cache-producer\n`,
-      { registry: await registry(), pool: poolOf(2) },
+      { registry: registry(), pool: poolOf(2) },
     );
     // The configured `tokenizer` produces the tokens: no token-producer is auto-created beside it.
     expect(config.producers.map((p) => p.name)).toEqual(['tokenizer', 'approx-prefix-cache-producer']);
@@ -62,16 +62,16 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
 
   const PD = (decider: string) =>
     `${HEAD}plugins:\n- name: approx\n  type: approx-prefix-cache-producer\n- type: prefill-filter\n- type: decode-filter\n- type: prefix-cache-scorer\n- type: prefix-based-pd-decider\n  parameters:\n    nonCachedTokens: 8\n${decider}- type: disagg-profile-handler\n  parameters:\n    deciders:\n      prefill: prefix-based-pd-decider\nschedulingProfiles:\n- name: prefill\n  plugins:\n  - pluginRef: prefill-filter\n  - pluginRef: prefix-cache-scorer\n- name: decode\n  plugins:\n  - pluginRef: decode-filter\n  - pluginRef: prefix-cache-scorer\n`;
-  const registries: [string, () => Promise<PluginRegistry>][] = [
+  const registries: [string, () => PluginRegistry][] = [
     ['registerPrefixIndexPlugins(registry)', registry],
-    ['registry.registerAll(await loadPrefixIndexPlugins())', async () => createDefaultRegistry().registerAll(await loadPrefixIndexPlugins({ hasher }))],
+    ['registry.registerAll(loadPrefixIndexPlugins())', () => createDefaultRegistry().registerAll(loadPrefixIndexPlugins({ hasher }))],
   ];
   it.each(registries)('P/D disaggregation with prefix-based-pd-decider, registered by %s', async (_how, makeRegistry) => {
     const pool = new EndpointPool();
     pool.add({ id: 'p', address: '10.0.0.1:8000', labels: { 'llm-d.ai/role': 'prefill' } });
     pool.add({ id: 'd', address: '10.0.0.2:8000', labels: { 'llm-d.ai/role': 'decode' } });
     // The decider reads the named producer's copy of the match info (llm-d's prefixMatchInfoProducerName).
-    const config = loadConfig(PD('    prefixMatchInfoProducerName: approx\n'), { registry: await makeRegistry(), pool });
+    const config = loadConfig(PD('    prefixMatchInfoProducerName: approx\n'), { registry: makeRegistry(), pool });
     expect(config.plugins.get('prefix-based-pd-decider')?.consumes).toEqual(['prefix-match-info/approx']);
     const picker = new EndpointPicker({ pool, config });
     const long = chatRequest([{ role: 'user', content: 'a fairly long question '.repeat(20) }]);
@@ -85,9 +85,9 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
     again.complete({ kind: 'success' });
   });
 
-  it('rejects a decider reading a producer that does not exist, and a misspelt decider parameter', async () => {
+  it('rejects a decider reading a producer that does not exist, and a misspelt decider parameter', () => {
     const pool = new EndpointPool();
-    const reg = await registry();
+    const reg = registry();
     expect(() => loadConfig(PD('    prefixMatchInfoProducerName: aprox\n'), { registry: reg, pool })).toThrow(
       'plugin "prefix-based-pd-decider" (type prefix-based-pd-decider) consumes attribute "prefix-match-info/aprox", but no configured plugin produces it',
     );
@@ -96,7 +96,7 @@ describe('llm-d configurations naming the prefix plugins load unchanged', () => 
 
   it('llm-d defaults (no config) include prefix-cache-scorer and its producers', async () => {
     const pool = poolOf(2);
-    const picker = new EndpointPicker({ pool, registry: await registry() });
+    const picker = new EndpointPicker({ pool, registry: registry() });
     expect(picker.scheduler).toBeDefined();
     const d = await picker.pick(chatRequest([{ role: 'user', content: 'hi' }]));
     expect(d.request.attributes.names()).toEqual(expect.arrayContaining(['prefix-match-info', 'prefix-prompt-bytes']));
@@ -127,15 +127,15 @@ schedulingProfiles:
   - pluginRef: max-score-picker
 `;
 
-async function routingPicker(maxTTFTPenaltyMs: number, endpoints = 8): Promise<EndpointPicker> {
+function routingPicker(maxTTFTPenaltyMs: number, endpoints = 8): EndpointPicker {
   const pool = poolOf(endpoints);
-  const config = loadConfig(ROUTING(maxTTFTPenaltyMs), { registry: await registry(), pool });
+  const config = loadConfig(ROUTING(maxTTFTPenaltyMs), { registry: registry(), pool });
   return new EndpointPicker({ pool, config, random: seededRandom(7) });
 }
 
 describe('routing through EndpointPicker', () => {
   it('multi-turn conversations stick to the endpoint holding their prefix, cold ones spread', async () => {
-    const picker = await routingPicker(18000);
+    const picker = routingPicker(18000);
     const conversations = Array.from({ length: 6 }, (_, c) => [{ role: 'system', content: `You are assistant #${c}. `.repeat(40) }]);
     const homes: string[] = [];
     for (let turn = 0; turn < 5; turn++) {
@@ -166,10 +166,10 @@ describe('routing through EndpointPicker', () => {
       for (const d of open) d.complete({ kind: 'success' });
       return counts;
     };
-    const gated = await burst(await routingPicker(500));
+    const gated = await burst(routingPicker(500));
     expect(gated.size).toBeGreaterThanOrEqual(3);
     expect(Math.max(...gated.values())).toBeLessThanOrEqual(15);
-    const ungated = await burst(await routingPicker(1e9));
+    const ungated = await burst(routingPicker(1e9));
     expect(ungated.size).toBe(1);
   });
 });

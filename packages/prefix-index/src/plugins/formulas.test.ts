@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Attributes, type Endpoint, type PrefixMatchInfo } from '@switchyard/core';
-import { createAffinityFilter, createPdDecider, createPrefixCacheScorer, matchInfoAttribute, NoHitLruScorer, prefixCacheScore } from '@switchyard/prefix-index';
+import { Attributes, createPrefixBasedPdDecider, type Endpoint, type PrefixMatchInfo } from '@switchyard/core';
+import { createAffinityFilter, createPrefixCacheScorer, matchInfoAttribute, NoHitLruScorer, prefixCacheScore } from '@switchyard/prefix-index';
 import { ctx, poolOf, resultOf, schedReq, tokensPrompt } from './test-requests.js';
 
 const info = (matchBlocks: number, totalBlocks: number, blockSizeTokens = 1): PrefixMatchInfo => ({ matchBlocks, totalBlocks, blockSizeTokens, cachedBlocks: matchBlocks });
@@ -64,7 +64,7 @@ describe('prefix-based-pd-decider (llm-d case 9)', () => {
   const decide = (cached: number, nonCachedTokens: number, promptTokens = 0) => {
     const req = withMatches({ d: info(cached, 10) });
     req.attributes.set(Attributes.promptTokenCount, 10);
-    return createPdDecider('pd', { nonCachedTokens, promptTokens }).shouldRun(ctx(), req, decode);
+    return createPrefixBasedPdDecider('pd', { nonCachedTokens, promptTokens }).shouldRun(ctx(), req, decode);
   };
   it('disaggregates only when enough of the prompt is uncached on the decode endpoint', () => {
     expect(decide(8, 5)).toBe(false);
@@ -78,7 +78,7 @@ describe('prefix-based-pd-decider (llm-d case 9)', () => {
   it('needs match info for the decode endpoint', () => {
     const req = withMatches({});
     req.attributes.set(Attributes.promptTokenCount, 10);
-    expect(createPdDecider('pd', { nonCachedTokens: 1 }).shouldRun(ctx(), req, decode)).toBe(false);
+    expect(createPrefixBasedPdDecider('pd', { nonCachedTokens: 1 }).shouldRun(ctx(), req, decode)).toBe(false);
   });
 });
 

@@ -18,8 +18,6 @@ export { NoHitLruScorer, noHitLruScorerDefinition, noHitLruScorerParameters, NO_
 export type { NoHitLruScorerParams } from './no-hit-lru-scorer.js';
 export { createAffinityFilter, affinityFilterDefinition, affinityFilterParameters, PREFIX_CACHE_AFFINITY_FILTER } from './affinity-filter.js';
 export type { AffinityFilterOptions, AffinityFilterParams } from './affinity-filter.js';
-export { createPdDecider, pdDeciderDefinition, pdDeciderParameters, PREFIX_BASED_PD_DECIDER } from './pd-decider.js';
-export type { PdDeciderOptions, PdDeciderParams } from './pd-decider.js';
 export { loadPrefixIndexPlugins, registerPrefixIndexPlugins, prefixIndexPack } from './load-plugins.js';
 export type { PrefixIndexPluginOptions } from './load-plugins.js';
 export { prefixIndexConsoleSource } from './console-source.js';

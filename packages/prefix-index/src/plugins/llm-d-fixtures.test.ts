@@ -17,8 +17,8 @@ afterAll(async () => {
   for (const c of loaded) for (const p of c.plugins.values()) await (p as { close?: () => unknown }).close?.();
 });
 
-async function load(name: string): Promise<LoadedConfig> {
-  const registry = await registerPrefixIndexPlugins(createDefaultRegistry().registerAll(['global-strict-fairness-policy', 'fcfs-ordering-policy', 'static-usage-limit-policy'].map(standIn)));
+function load(name: string): LoadedConfig {
+  const registry = registerPrefixIndexPlugins(createDefaultRegistry().registerAll(['global-strict-fairness-policy', 'fcfs-ordering-policy', 'static-usage-limit-policy'].map(standIn)));
   const config = loadConfig(readFileSync(new URL(name, dir), 'utf8'), { registry, pool: new EndpointPool(), clock: new ManualClock() });
   loaded.push(config);
   return config;
@@ -29,17 +29,17 @@ describe('real llm-d configs', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(fixtures)('%s loads unchanged', async (name) => {
-    const config = await load(name);
+  it.each(fixtures)('%s loads unchanged', (name) => {
+    const config = load(name);
     expect(config.profiles.size).toBeGreaterThan(0);
     // The printed effective config loads back to the same plugin set.
-    const again = loadConfig(config.printEffectiveConfig(), { registry: await registerPrefixIndexPlugins(createDefaultRegistry()), pool: new EndpointPool(), clock: new ManualClock() });
+    const again = loadConfig(config.printEffectiveConfig(), { registry: registerPrefixIndexPlugins(createDefaultRegistry()), pool: new EndpointPool(), clock: new ManualClock() });
     loaded.push(again);
     expect([...again.plugins.keys()].sort()).toEqual([...config.plugins.keys()].sort());
   });
 
-  it('exposes the metrics source settings of the inference-scheduling config', async () => {
-    const config = await load('inference-scheduling-default-plugins.yaml');
+  it('exposes the metrics source settings of the inference-scheduling config', () => {
+    const config = load('inference-scheduling-default-plugins.yaml');
     expect(config.dataLayerSettings.scrape).toMatchObject({ source: 'metrics-data-source', scheme: 'http', path: '/metrics', insecureSkipVerify: true, extractors: ['core-metrics-extractor'] });
     expect(config.profiles.get('default')?.scorers.map((s) => [s.scorer.type, s.weight])).toEqual([
       ['queue-scorer', 2],
@@ -48,8 +48,8 @@ describe('real llm-d configs', () => {
     ]);
   });
 
-  it('wires the precise producer as an extractor of endpoint notifications', async () => {
-    const config = await load('precise-prefix-data-layer.yaml');
+  it('wires the precise producer as an extractor of endpoint notifications', () => {
+    const config = load('precise-prefix-data-layer.yaml');
     expect(config.dataLayerSettings.metricsSources).toHaveLength(1);
     expect(config.plugins.get('endpoint-notification-source')?.type).toBe('endpoint-notification-source');
     expect(config.plugins.get('precise-prefix-cache-producer')?.type).toBe('precise-prefix-cache-producer');

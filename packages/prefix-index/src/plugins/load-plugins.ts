@@ -72,12 +72,12 @@ export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginP
  * The definitions of {@link prefixIndexPack}, ready for `registry.registerAll(...)`.
  * @example
  * ```ts
- * const registry = createDefaultRegistry().registerAll(await loadPrefixIndexPlugins({ registry: promRegistry }));
+ * const registry = createDefaultRegistry().registerAll(loadPrefixIndexPlugins({ registry: promRegistry }));
  * ```
  * @public
  */
-export function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): Promise<PluginDefinition[]> {
-  return Promise.resolve([...prefixIndexPack(options).plugins]);
+export function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): PluginDefinition[] {
+  return [...prefixIndexPack(options).plugins];
 }
 
 /**
@@ -86,13 +86,13 @@ export function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): 
  * `new PluginRegistry()`), so P/D configs work either way.
  * @example
  * ```ts
- * const registry = await registerPrefixIndexPlugins(createDefaultRegistry(), { registry: promRegistry });
+ * const registry = registerPrefixIndexPlugins(createDefaultRegistry(), { registry: promRegistry });
  * ```
  * @throws SwitchyardError `CONFIG_INVALID` when another plugin already uses one of the types
  * @public
  */
-export async function registerPrefixIndexPlugins(registry: PluginRegistry, options: PrefixIndexPluginOptions = {}): Promise<PluginRegistry> {
-  registry.registerAll(await loadPrefixIndexPlugins(options));
+export function registerPrefixIndexPlugins(registry: PluginRegistry, options: PrefixIndexPluginOptions = {}): PluginRegistry {
+  registry.registerAll(loadPrefixIndexPlugins(options));
   if (!registry.has(prefixBasedPdDeciderPlugin.type)) registry.register(prefixBasedPdDeciderPlugin);
   return registry;
 }

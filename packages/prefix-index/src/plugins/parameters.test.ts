@@ -11,9 +11,9 @@ let hasher: PrefixHasher;
 const warnings: string[] = [];
 const logger: Logger = { warn: (m) => warnings.push(m), info: () => undefined };
 let registry: PluginRegistry;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
-  registry = createDefaultRegistry().registerAll(await loadPrefixIndexPlugins({ hasher, logger }));
+beforeAll(() => {
+  hasher = createPrefixHasher();
+  registry = createDefaultRegistry().registerAll(loadPrefixIndexPlugins({ hasher, logger }));
 });
 
 const load = (plugins: string, pool = new EndpointPool()) => loadConfig(`${HEAD}plugins:\n${plugins}`, { registry, pool });

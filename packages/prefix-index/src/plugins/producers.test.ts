@@ -6,7 +6,6 @@ import {
   createPrefixIndexMetrics,
   functionTokenizer,
   loadPrefixIndexPlugins,
-  pdDeciderDefinition,
   PrecisePrefixProducer,
   PrefixAttributes,
   registerPrefixIndexPlugins,
@@ -18,8 +17,8 @@ import { FakeEngine, seq } from '../precise/test-helpers.js';
 import { ctx, metrics, poolOf, resultOf, schedReq, tokensPrompt } from './test-requests.js';
 
 let hasher: PrefixHasher;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 
 describe('token-producer', () => {
@@ -168,26 +167,24 @@ describe('precise producer', () => {
 });
 
 describe('plugin definitions', () => {
-  it('loads the six plugin types and the old name of one; both registration paths give the same registry over core defaults', async () => {
-    const defs = await loadPrefixIndexPlugins({ hasher });
+  it('loads the six plugin types and the old name of one; both registration paths give the same registry over core defaults', () => {
+    const defs = loadPrefixIndexPlugins({ hasher });
     const ours = ['approx-prefix-cache-producer', 'no-hit-lru-scorer', 'precise-prefix-cache-producer', 'prefix-cache-affinity-filter', 'prefix-cache-scorer', 'token-producer', 'tokenizer'];
     expect(defs.map((d) => d.type).sort()).toEqual(ours);
     // No clash with core: prefix-based-pd-decider is core's alone.
     const viaRegisterAll = createDefaultRegistry().registerAll(defs);
-    const viaHelper = await registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
+    const viaHelper = registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
     expect(viaRegisterAll.types()).toEqual(viaHelper.types());
     expect(viaHelper.get('prefix-based-pd-decider')).toBe(prefixBasedPdDeciderPlugin);
     expect(viaRegisterAll.get('prefix-based-pd-decider')).toBe(prefixBasedPdDeciderPlugin);
-    // The deprecated prefix-index names are the core objects themselves.
-    expect(pdDeciderDefinition).toBe(prefixBasedPdDeciderPlugin);
     expect(viaHelper.get('prefix-based-pd-decider')?.parameters.parse({ prefixMatchInfoProducerName: 'x' })).toMatchObject({ prefixMatchInfoProducerName: 'x' });
     // A bare registry gets the decider from registerPrefixIndexPlugins, so P/D configs still load.
-    const bare = await registerPrefixIndexPlugins(new PluginRegistry(), { hasher });
+    const bare = registerPrefixIndexPlugins(new PluginRegistry(), { hasher });
     expect(bare.types()).toEqual([...ours, 'prefix-based-pd-decider'].sort());
   });
 
   it('legacy prefix-cache-scorer with index parameters carries its own index', async () => {
-    const defs = await loadPrefixIndexPlugins({ hasher });
+    const defs = loadPrefixIndexPlugins({ hasher });
     const def = defs.find((d) => d.type === 'prefix-cache-scorer')!;
     const pool = poolOf('a', 'b');
     const deps = { clock: ctx().clock, pool, lookup: () => undefined };
@@ -204,8 +201,8 @@ describe('plugin definitions', () => {
     expect(Object.fromEntries(legacy.score(ctx(), r2, pool.list()))).toEqual({ a: 0, b: 1 });
   });
 
-  it('rejects a custom token backend without a tokenizer with a config error', async () => {
-    const defs = await loadPrefixIndexPlugins({ hasher });
+  it('rejects a custom token backend without a tokenizer with a config error', () => {
+    const defs = loadPrefixIndexPlugins({ hasher });
     const def = defs.find((d) => d.type === 'token-producer')!;
     let err: unknown;
     try {

@@ -5,13 +5,13 @@ import { decodeHistory, encodeHistory } from './shared-history.js';
 import { metrics } from './test-requests.js';
 
 let hasher: PrefixHasher;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 
 const ENDPOINTS = 4;
 
-async function replica(clock: ManualClock, hub: InMemoryStateHub | undefined, id: string): Promise<{ picker: EndpointPicker; sync: ReplicaSync | undefined }> {
+function replica(clock: ManualClock, hub: InMemoryStateHub | undefined, id: string): { picker: EndpointPicker; sync: ReplicaSync | undefined } {
   const pool = new EndpointPool();
   for (let i = 0; i < ENDPOINTS; i++) {
     pool.add({ id: `e${i}`, address: `10.0.0.${i + 1}:8000` });
@@ -19,7 +19,7 @@ async function replica(clock: ManualClock, hub: InMemoryStateHub | undefined, id
   }
   const sync = hub === undefined ? undefined : new ReplicaSync({ transport: hub.transport(id), replicaId: id, clock });
   sync?.attachPool(pool);
-  const registry = await registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
+  const registry = registerPrefixIndexPlugins(createDefaultRegistry(), { hasher });
   const config = loadConfig(undefined, { registry, pool, clock, sharedState: sync });
   return { picker: new EndpointPicker({ pool, config, clock, random: seededRandom(Number(id.slice(1)) + 1) }), sync };
 }
@@ -59,13 +59,13 @@ async function stickiness(replicas: { picker: EndpointPicker; sync: ReplicaSync 
 describe('routing history shared across replicas', () => {
   it('two and three replicas with shared state are as sticky as one; without it they are not', async () => {
     const clock = new ManualClock();
-    const one = await stickiness([await replica(clock, undefined, 'r0')], 7);
+    const one = await stickiness([replica(clock, undefined, 'r0')], 7);
     expect(one).toBe(1);
     for (const n of [2, 3]) {
       const hub = new InMemoryStateHub();
-      const shared = await Promise.all(Array.from({ length: n }, (_, i) => replica(clock, hub, `r${i}`)));
+      const shared = Array.from({ length: n }, (_, i) => replica(clock, hub, `r${i}`));
       expect(await stickiness(shared, 7)).toBe(one);
-      const alone = await Promise.all(Array.from({ length: n }, (_, i) => replica(clock, undefined, `r${i}`)));
+      const alone = Array.from({ length: n }, (_, i) => replica(clock, undefined, `r${i}`));
       expect(await stickiness(alone, 7)).toBeLessThan(0.8);
       await Promise.all([...shared, ...alone].map((r) => r.picker.close()));
     }

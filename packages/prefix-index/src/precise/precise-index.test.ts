@@ -5,8 +5,8 @@ import { createPrefixHasher, PreciseKvIndex, type KvEvent, type KvIngestProblem,
 import { FakeEngine, seq } from './test-helpers.js';
 
 let hasher: PrefixHasher;
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 
 const batch = (...events: KvEvent[]) => ({ ts: 0, events });

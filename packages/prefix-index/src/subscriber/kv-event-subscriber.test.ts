@@ -17,8 +17,8 @@ let hasher: PrefixHasher;
 const publishers: TestPublisher[] = [];
 const subscribers: KvEventSubscriber[] = [];
 
-beforeAll(async () => {
-  hasher = await createPrefixHasher();
+beforeAll(() => {
+  hasher = createPrefixHasher();
 });
 afterEach(async () => {
   for (const s of subscribers.splice(0)) await s.close();
