@@ -31,6 +31,10 @@ export interface FleetOptions {
   readonly kvEventEncoding?: KvEventEncoding;
   /** `/metrics` flavour (default `vllm`). */
   readonly metricsFlavor?: MetricsFlavor;
+  /** `full`: pods serve a real vLLM page's every family (≈30 KB), not only the modelled ones. Default `modelled`. */
+  readonly metricsExposition?: 'modelled' | 'full';
+  /** Lean mode: each pod re-renders `/metrics` at most once per this many ms (default 0: every scrape). */
+  readonly metricsCacheMs?: number;
   /** Pod name prefix (default `sim`): pods are named `<prefix>-<i>`. */
   readonly namePrefix?: string;
 }
@@ -101,6 +105,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         overrides: { ...(options.overrides ?? {}), seed: (options.overrides?.seed ?? 0) + i },
         timeScale: options.timeScale ?? 1,
         metricsFlavor: options.metricsFlavor ?? 'vllm',
+        metricsExposition: options.metricsExposition ?? 'modelled',
+        metricsCacheMs: options.metricsCacheMs ?? 0,
         ...(zmq === undefined
           ? {}
           : { kvEvents: { endpoint: `tcp://${zhost}:${port((zmq) + 2 * i)}`, replayEndpoint: `tcp://${zhost}:${port(zmq + 2 * i + 1)}`, encoding: options.kvEventEncoding ?? 'map' } }),

@@ -20,6 +20,13 @@ export interface ModelServerOptions extends Omit<EngineOptions, 'clock'> {
   readonly timeScale?: number;
   /** Metric names of `/metrics` (default `vllm`). */
   readonly metricsFlavor?: MetricsFlavor;
+  /** `full`: every family of a real vLLM page, not only the modelled ones (see `RenderMetricsOptions`). Default `modelled`. */
+  readonly metricsExposition?: 'modelled' | 'full';
+  /**
+   * Lean mode for large fleets: serve the same rendered `/metrics` page for this long (ms of real
+   * time) instead of rendering one per scrape. Default 0 (render every scrape).
+   */
+  readonly metricsCacheMs?: number;
   /** Publish KV events over ZeroMQ (topic defaults to `kv@<podName>@<model>`). */
   readonly kvEvents?: Omit<KvEventPublisherOptions, 'topic'> & { readonly topic?: string };
   /** Output tokens when a chat request sets no limit (default 256; completions use vLLM's 16). */
@@ -63,6 +70,7 @@ export class ModelServer {
   /** KV-event topic (`kv@<pod>@<model>` unless configured), when publishing. */
   readonly kvTopic: string | undefined;
   readonly #server: Server;
+  #cachedMetrics: { readonly at: number; readonly page: Buffer } | undefined;
   readonly #options: ModelServerOptions;
   readonly #unixTime: () => number;
   #nextId = 0;
@@ -105,6 +113,15 @@ export class ModelServer {
     await this.kvPublisher?.close();
   }
 
+  #metricsPage(): Buffer {
+    const now = systemClock.now();
+    const cached = this.#cachedMetrics;
+    if (cached !== undefined && now - cached.at < (this.#options.metricsCacheMs ?? 0)) return cached.page;
+    const page = Buffer.from(renderMetrics(this.engine, { flavor: this.#options.metricsFlavor ?? 'vllm', unixSeconds: this.#unixTime(), exposition: this.#options.metricsExposition ?? 'modelled' }));
+    this.#cachedMetrics = { at: now, page };
+    return page;
+  }
+
   #handle(req: IncomingMessage, res: ServerResponse): void {
     res.setHeader('x-simulator-pod', this.podName);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -116,7 +133,7 @@ export class ModelServer {
           return;
         case 'GET /metrics':
           res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-          res.end(renderMetrics(this.engine, { flavor: this.#options.metricsFlavor ?? 'vllm', unixSeconds: this.#unixTime() }));
+          res.end(this.#metricsPage());
           return;
         case 'GET /v1/models':
           sendJson(res, 200, this.#models());
