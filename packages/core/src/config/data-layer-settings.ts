@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isMetricsExtractor, type ExtractorSettings } from '../plugins/data-layer/core-metrics-extractor.js';
+import { isDcgmDataSource } from '../plugins/data-layer/dcgm-data-source.js';
+import { isDcgmExtractor } from '../plugins/data-layer/dcgm-extractor.js';
 import { isMetricsDataSource, metricsDataSourceParameters, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
 import type { EndpointSpec } from '../endpoints/types.js';
 import type { Plugin } from '../scheduling/plugins.js';
@@ -113,11 +115,14 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
       const source = lookup(['dataLayer', 'sources', i, 'pluginRef'], s.pluginRef);
       const extractors = s.extractors.map((e, j) => lookup(['dataLayer', 'sources', i, 'extractors', j, 'pluginRef'], e.pluginRef));
       if (isMetricsDataSource(source)) metricsSources.push(merge(source, extractors.filter(isMetricsExtractor)));
+      if (isDcgmDataSource(source)) source.attachExtractors(extractors);
     });
   } else {
     const all = [...plugins.values()];
     const extractors = all.filter(isMetricsExtractor);
     for (const source of all.filter(isMetricsDataSource)) metricsSources.push(merge(source, extractors));
+    const gpuExtractors = all.filter(isDcgmExtractor);
+    for (const source of all.filter(isDcgmDataSource)) source.attachExtractors(gpuExtractors);
     // An extractor listed without a source configures the default source.
     if (metricsSources.length === 0 && extractors.length > 0) {
       const mappings: ExtractorSettings['mappings'] = {};

@@ -1,6 +1,6 @@
 export { createSchedulerConfig } from './programmatic.js';
 export type { ProfileSpec, SchedulerConfigOptions } from './programmatic.js';
-export { isFilter, isScorer, isPicker, isProfileHandler, isDataProducer, isStageDecider } from './plugin-kinds.js';
+export { isFilter, isScorer, isPicker, isProfileHandler, isDataProducer, isStageDecider, isAdmitter } from './plugin-kinds.js';
 export { durationSchema, durationOrError, parseDuration } from './duration.js';
 export { loadConfig } from './loader.js';
 export type { LoadConfigOptions, LoadedConfig } from './loader.js';

@@ -1,4 +1,4 @@
-import type { DataProducer, Filter, Picker, Plugin, ProfileHandler, Scorer, StageDecider } from '../scheduling/plugins.js';
+import type { Admitter, DataProducer, Filter, Picker, Plugin, ProfileHandler, Scorer, StageDecider } from '../scheduling/plugins.js';
 import type { PluginDefinition } from '../registry/types.js';
 
 /** True when `p` is a {@link Filter}. @public */
@@ -26,6 +26,11 @@ export function isProfileHandler(p: Plugin): p is ProfileHandler {
 export function isDataProducer(p: Plugin): p is DataProducer {
   const d = p as Partial<DataProducer>;
   return typeof d.produce === 'function' && Array.isArray(d.produces);
+}
+
+/** True when `p` is an {@link Admitter}. @public */
+export function isAdmitter(p: Plugin): p is Admitter {
+  return typeof (p as Partial<Admitter>).admitRequest === 'function';
 }
 
 /** True when `p` is a {@link StageDecider}. @public */

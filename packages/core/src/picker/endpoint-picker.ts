@@ -210,6 +210,7 @@ export class EndpointPicker implements RequestScheduler {
         await pending;
         throwIfCancelled(options.signal);
       }
+      if (scheduler.admitters.length > 0) scheduler.admit(ctx, sreq, candidates);
       const result = scheduler.schedule(ctx, sreq, candidates, observer);
       metrics?.schedulerE2eDuration.observe((clock.now() - t0) / 1000);
 

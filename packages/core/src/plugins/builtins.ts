@@ -1,6 +1,10 @@
 import type { PluginDefinition } from '../registry/types.js';
 import { requestParserPlugins } from '../request/parser-plugins.js';
 import { coreMetricsExtractorPlugin, modelServerProtocolMetricsPlugin } from './data-layer/core-metrics-extractor.js';
+import { dcgmDataSourcePlugin } from './data-layer/dcgm-data-source.js';
+import { dcgmExtractorPlugin } from './data-layer/dcgm-extractor.js';
+import { probabilisticAdmitterPlugin } from './admitters/probabilistic-admitter.js';
+import { topologyExtractorPlugin } from './data-layer/topology-extractor.js';
 import { endpointNotificationSourcePlugin } from './data-layer/endpoint-notification-source.js';
 import { metricsDataSourcePlugin } from './data-layer/metrics-data-source.js';
 import { alwaysDisaggMultimodalDeciderPlugin } from './deciders/always-disagg-multimodal-decider.js';
@@ -84,5 +88,9 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   coreMetricsExtractorPlugin,
   modelServerProtocolMetricsPlugin,
   endpointNotificationSourcePlugin,
+  dcgmDataSourcePlugin,
+  dcgmExtractorPlugin,
+  topologyExtractorPlugin,
+  probabilisticAdmitterPlugin,
   ...requestParserPlugins,
 ];

@@ -5,6 +5,7 @@ export * from './profile-handlers/index.js';
 export * from './producers/index.js';
 export * from './deciders/index.js';
 export * from './data-layer/index.js';
+export * from './admitters/index.js';
 export { builtinPlugins } from './builtins.js';
 export { requestPromptTokens, producedPromptTokens, uncachedPromptTokens } from './request-tokens.js';
 export { sessionStrategySchema, encodeSessionToken, decodeSessionToken, sessionEndpointOf } from './session.js';

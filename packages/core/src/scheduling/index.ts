@@ -11,6 +11,7 @@ export type {
   Scorer,
   ScoredEndpoint,
   Picker,
+  Admitter,
   DataProducer,
   ProfileResult,
   SchedulingResult,

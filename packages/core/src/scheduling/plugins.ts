@@ -110,6 +110,17 @@ export interface DataProducer extends Plugin {
 }
 
 /**
+ * Decides, after the data producers ran and before scheduling, whether a request may be served
+ * at all (llm-d's request-control Admitter). The first admitter that returns a reason denies the
+ * request (`ADMISSION_DENIED`, HTTP 500 as in llm-d, message "request cannot be admitted: …").
+ * @public
+ */
+export interface Admitter extends Plugin {
+  /** Returns why the request is denied, or undefined to admit it. */
+  admitRequest(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): string | undefined;
+}
+
+/**
  * Result of one scheduling profile: ordered targets (primary first) and every scored candidate.
  * @public
  */

@@ -2,7 +2,7 @@ import type { Endpoint } from '../endpoints/types.js';
 import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.js';
 import { closePlugins, configPlugins } from './close-plugins.js';
 import type { PluginObserver } from './observer.js';
-import type { CycleContext, DataProducer, Plugin, ProfileHandler, ProfileResult, RequestLifecycle, SchedulingProfile, SchedulingResult } from './plugins.js';
+import type { Admitter, CycleContext, DataProducer, Plugin, ProfileHandler, ProfileResult, RequestLifecycle, SchedulingProfile, SchedulingResult } from './plugins.js';
 import { ProfileRunner } from './profile-runner.js';
 import type { SchedulingRequest } from './request.js';
 
@@ -53,6 +53,8 @@ export class Scheduler {
   readonly config: SchedulerConfig;
   /** Plugins implementing at least one lifecycle hook, in configuration order. */
   readonly lifecycle: readonly (Plugin & RequestLifecycle)[];
+  /** Admitters, in configuration order. */
+  readonly admitters: readonly Admitter[];
   readonly #runners = new Map<string, ProfileRunner>();
   readonly #observer: PluginObserver | undefined;
   readonly #onProducerError: SchedulerOptions['onProducerError'];
@@ -62,6 +64,7 @@ export class Scheduler {
   constructor(config: SchedulerConfig, options: SchedulerOptions = {}) {
     this.config = config;
     this.lifecycle = [...config.plugins.values()].filter(hasLifecycle);
+    this.admitters = [...config.plugins.values()].filter((p): p is Admitter => typeof (p as Partial<Admitter>).admitRequest === 'function');
     for (const [name, profile] of config.profiles) this.#runners.set(name, new ProfileRunner(profile));
     this.#observer = options.observer;
     this.#onProducerError = options.onProducerError;
@@ -73,6 +76,17 @@ export class Scheduler {
     if (o === undefined) return undefined;
     this.#cycle = (this.#cycle + 1) % Math.max(1, o.sampleEvery);
     return this.#cycle === 0 ? o : undefined;
+  }
+
+  /**
+   * Runs the admitters in order after the producers; the first denial wins.
+   * @throws SwitchyardError `ADMISSION_DENIED` naming the admitter and its reason
+   */
+  admit(ctx: CycleContext, request: SchedulingRequest, candidates: readonly Endpoint[]): void {
+    for (const a of this.admitters) {
+      const reason = a.admitRequest(ctx, request, candidates);
+      if (reason !== undefined) throw new SwitchyardError('ADMISSION_DENIED', `request cannot be admitted: ${a.name}: ${reason}`);
+    }
   }
 
   /**

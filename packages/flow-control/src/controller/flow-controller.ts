@@ -255,7 +255,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
       else this.#evictor.remove(item);
     }
     if (outcome.kind === 'success' && outcome.usage !== undefined && !item.flow.removed) {
-      item.flow.band.selector.settle?.(item.flow, item.tokens, outcome.usage.promptTokens + outcome.usage.completionTokens);
+      item.flow.band.selector.settle?.(item.flow, item.tokens, outcome.usage.promptTokens + outcome.usage.completionTokens, outcome.usage);
     }
     this.emit('released', item, outcome);
     this.#dispatcher.schedule();

@@ -88,6 +88,8 @@ describe('fairness policies', () => {
       'slo-deadline-ordering-policy',
       'static-usage-limit-policy',
       'priority-holdback-policy',
+      'soft-reflective-ceiling-policy',
+      'program-aware-fairness',
     ]);
   });
 });

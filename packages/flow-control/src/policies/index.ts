@@ -14,6 +14,10 @@ export {
   EDF_ORDERING,
   SLO_DEADLINE_ORDERING,
 } from './ordering.js';
+export { createProgramAwareFairness, PROGRAM_AWARE_FAIRNESS } from './program-aware.js';
+export type { ProgramAwareOptions } from './program-aware.js';
+export { programAwareFairnessPlugin, programAwareFairnessParameters } from './program-aware-plugin.js';
+export { createSoftReflectiveCeiling, SOFT_REFLECTIVE_CEILING } from './soft-reflective-ceiling.js';
 export { createStaticUsageLimit, createPriorityHoldback, STATIC_USAGE_LIMIT, PRIORITY_HOLDBACK } from './usage-limits.js';
 export type { PriorityHoldbackOptions } from './usage-limits.js';
 export {
@@ -26,4 +30,5 @@ export {
   sloDeadlineOrderingPolicyPlugin,
   staticUsageLimitPolicyPlugin,
   priorityHoldbackPolicyPlugin,
+  softReflectiveCeilingPolicyPlugin,
 } from './plugins.js';

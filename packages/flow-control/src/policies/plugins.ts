@@ -5,6 +5,8 @@ import { EDF_ORDERING, FCFS_ORDERING, SLO_DEADLINE_ORDERING, createEdfOrdering, 
 import { ROUND_ROBIN_FAIRNESS, createRoundRobinFairness } from './round-robin.js';
 import { PRIORITY_HOLDBACK, STATIC_USAGE_LIMIT, createPriorityHoldback, createStaticUsageLimit, type PriorityHoldbackOptions } from './usage-limits.js';
 import { WEIGHTED_DRR_FAIRNESS, createWeightedDrrFairness } from './weighted-drr.js';
+import { SOFT_REFLECTIVE_CEILING, createSoftReflectiveCeiling } from './soft-reflective-ceiling.js';
+import { programAwareFairnessPlugin } from './program-aware-plugin.js';
 
 const noParams = z.strictObject({}).prefault({});
 
@@ -121,6 +123,14 @@ export const priorityHoldbackPolicyPlugin = definePlugin({
   description: 'Lower bands get lower saturation ceilings, holding headroom back for higher ones.',
 });
 
+/** `soft-reflective-ceiling-policy` plugin definition (takes no parameters, as in llm-d). @public */
+export const softReflectiveCeilingPolicyPlugin = definePlugin({
+  type: SOFT_REFLECTIVE_CEILING,
+  parameters: noParams,
+  create: (_p, ctx) => createSoftReflectiveCeiling(ctx.name),
+  description: 'Lower bands close as saturation passes their reflective ceiling, with a duty-cycled trickle.',
+});
+
 /**
  * Every flow-control policy plugin definition. Prefer registering `flowControlPack`, which also
  * gives `flowControl`-gated configs llm-d's default policies.
@@ -135,4 +145,6 @@ export const flowControlPlugins: readonly PluginDefinition[] = [
   sloDeadlineOrderingPolicyPlugin,
   staticUsageLimitPolicyPlugin,
   priorityHoldbackPolicyPlugin,
+  softReflectiveCeilingPolicyPlugin,
+  programAwareFairnessPlugin,
 ] as readonly PluginDefinition[];

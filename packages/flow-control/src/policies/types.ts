@@ -1,4 +1,4 @@
-import type { Plugin, SchedulingRequest } from '@switchyard/core';
+import type { Plugin, SchedulingRequest, Usage } from '@switchyard/core';
 
 /**
  * What policies see of a queued request.
@@ -78,9 +78,10 @@ export interface FlowSelector {
   dispatched(flow: FlowView, item: QueuedRequest): void;
   /**
    * A dispatched request of `flow` finished and reported its real token usage; token-charged
-   * policies correct the estimate they charged. Optional.
+   * policies correct the estimate they charged (`usage` splits the actual tokens into prompt and
+   * completion). Optional.
    */
-  settle?(flow: FlowView, estimatedTokens: number, actualTokens: number): void;
+  settle?(flow: FlowView, estimatedTokens: number, actualTokens: number, usage?: Usage): void;
 }
 
 /**

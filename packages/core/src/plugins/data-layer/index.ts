@@ -14,3 +14,9 @@ export {
 } from './core-metrics-extractor.js';
 export type { CoreMetricsExtractorParams, EngineConfigParams, ExtractorSettings, MetricsExtractor } from './core-metrics-extractor.js';
 export { endpointNotificationSourcePlugin, ENDPOINT_NOTIFICATION_SOURCE } from './endpoint-notification-source.js';
+export { dcgmDataSourcePlugin, dcgmDataSourceParameters, createDcgmDataSource, isDcgmDataSource, DCGM_DATA_SOURCE } from './dcgm-data-source.js';
+export type { DcgmDataSource } from './dcgm-data-source.js';
+export { dcgmExtractorPlugin, gpuUtilizationAttribute, gpuUtilizationOf, isDcgmExtractor, DCGM_EXTRACTOR, DCGM_GPU_UTIL_METRIC } from './dcgm-extractor.js';
+export type { DcgmExtractor } from './dcgm-extractor.js';
+export { topologyExtractorPlugin, topologyExtractorParameters, topologyAttribute, isTopologyExtractor, TOPOLOGY_EXTRACTOR } from './topology-extractor.js';
+export type { Topology, TopologyView, TopologyExtractor } from './topology-extractor.js';
