@@ -21,5 +21,7 @@ export { LeaseElector, eppLeaseName } from './leader/lease-elector.js';
 export type { LeaseElectorOptions, LeaseElectorEvents } from './leader/lease-elector.js';
 export { startKubernetes } from './start/start-kubernetes.js';
 export type { KubernetesOptions, RunningKubernetes, RunningKubernetesEvents } from './start/start-kubernetes.js';
-export { KUBERNETES_CLI_OPTIONS, KUBERNETES_CLI_USAGE, parseKubernetesFlags } from './cli/kubernetes-flags.js';
+export { parseKubernetesFlags } from './cli/kubernetes-flags.js';
+export { KUBERNETES_FLAGS, kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagTable } from './cli/flag-definitions.js';
+export type { KubernetesFlag, KubernetesCli } from './cli/flag-definitions.js';
 export type { KubernetesCliFlags, KubernetesCliValues } from './cli/kubernetes-flags.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
-import { EPP_KUBERNETES_FLAGS, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
+import { EPP_KUBERNETES_FLAGS, EPP_KUBERNETES_USAGE, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
 
 /**
  * Parsed command line of `switchyard-epp`.
@@ -82,19 +82,7 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
 explain prints the decision and its full trace for one request, offline: see explain --help.
 Kubernetes discovery, instead of --endpoints (llm-d's flags; needs @switchyard/kubernetes and
 @kubernetes/client-node):
-  --pool-name NAME          follow this InferencePool (inference.networking.k8s.io/v1)
-  --pool-namespace NS       namespace of the pool, its pods, objectives and the Lease
-                            (default: $NAMESPACE, then the kubeconfig context, then default)
-  --pool-group GROUP        InferencePool API group (default inference.networking.k8s.io)
-  --endpoint-selector SEL   select model-server pods by label selector instead of a pool
-  --endpoint-target-ports P comma-separated ports (1-8), with --endpoint-selector
-  --kubeconfig FILE         kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
-  --ha-enable-leader-election
-                            elect a leader on Lease epp-<ns>-<pool>.llm-d.ai (15s/10s/2s);
-                            readiness is SERVING only on the leader; standbys still route
-  --drain-timeout D         on SIGTERM: NOT_SERVING and release the Lease at once, then keep
-                            serving this long before stopping (default 30s)
-`;
+${EPP_KUBERNETES_USAGE}`;
 
 function port(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;

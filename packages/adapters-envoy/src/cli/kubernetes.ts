@@ -4,8 +4,9 @@ import type { RunningEpp } from '../epp/start-epp.js';
 
 /**
  * The Kubernetes discovery and leader-election flags (llm-d's names). They are declared here so
- * the command line parses without `@switchyard/kubernetes`; that package validates them and is
- * loaded only when one is given.
+ * the command line parses without `@switchyard/kubernetes` (an optional peer); that package
+ * validates them, is loaded only when one is given, and holds their one definition
+ * (`KUBERNETES_FLAGS`), which a test checks this copy and {@link EPP_KUBERNETES_USAGE} against.
  * @public
  */
 export const EPP_KUBERNETES_FLAGS = {
@@ -16,8 +17,29 @@ export const EPP_KUBERNETES_FLAGS = {
   'endpoint-target-ports': { type: 'string' },
   kubeconfig: { type: 'string' },
   'ha-enable-leader-election': { type: 'boolean' },
+  'ha-lease-duration': { type: 'string' },
+  'ha-renew-deadline': { type: 'string' },
+  'ha-retry-period': { type: 'string' },
   'drain-timeout': { type: 'string' },
 } as const;
+
+/** The `--help` lines of {@link EPP_KUBERNETES_FLAGS} (`kubernetesCliUsage('epp')`). @public */
+export const EPP_KUBERNETES_USAGE = `  --pool-name NAME          follow this InferencePool (inference.networking.k8s.io/v1)
+  --pool-namespace NS       namespace of the pool, its pods, objectives, ConfigMaps and the Lease
+                            (default: $NAMESPACE, then the kubeconfig context, then default)
+  --pool-group GROUP        InferencePool API group (only inference.networking.k8s.io)
+  --endpoint-selector SEL   instead of a pool: select model-server pods by label selector
+  --endpoint-target-ports P comma-separated ports (1-8), required with --endpoint-selector
+  --kubeconfig FILE         kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
+  --ha-enable-leader-election
+                            elect a leader on Lease epp-<ns>-<pool>.llm-d.ai; readiness is SERVING
+                            only on the leader, standbys still route
+  --ha-lease-duration D     how long a Lease is valid without renewal (default 15s, whole seconds)
+  --ha-renew-deadline D     a leader that cannot renew for this long steps down (default 10s)
+  --ha-retry-period D       interval of acquire and renew attempts (default 2s)
+  --drain-timeout D         on SIGTERM: NOT_SERVING and the Lease released at once, ext_proc keeps
+                            serving this long (default 30s)
+`;
 
 /** Raw values of the Kubernetes flags (`--pool-name`...), by flag name. @public */
 export type KubernetesFlagValues = Readonly<Record<string, string | boolean | undefined>>;

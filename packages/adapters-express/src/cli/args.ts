@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
-import { GATEWAY_KUBERNETES_FLAGS, gatewayKubernetesFlags, type GatewayKubernetesFlags } from './kubernetes.js';
+import { GATEWAY_KUBERNETES_FLAGS, GATEWAY_KUBERNETES_USAGE, gatewayKubernetesFlags, type GatewayKubernetesFlags } from './kubernetes.js';
 
 /**
  * Parsed command line of `switchyard-gateway`.
@@ -54,14 +54,7 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
 explain prints the decision and its full trace for one request, offline: see explain --help.
 Kubernetes discovery of the single pool, instead of --endpoints (llm-d's flags; needs
 @switchyard/kubernetes and @kubernetes/client-node):
-  --pool-name NAME           follow this InferencePool (inference.networking.k8s.io/v1), with its
-                             InferenceObjectives and InferenceModelRewrites
-  --pool-namespace NS        namespace (default: $NAMESPACE, the kubeconfig context, default)
-  --pool-group GROUP         InferencePool API group (default inference.networking.k8s.io)
-  --endpoint-selector SEL    select model-server pods by label selector instead of a pool
-  --endpoint-target-ports P  comma-separated ports (1-8), with --endpoint-selector
-  --kubeconfig FILE          kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
-`;
+${GATEWAY_KUBERNETES_USAGE}`;
 
 /**
  * Parses the command line.

@@ -3,7 +3,9 @@ import type { Gateway } from '../config/from-config.js';
 
 /**
  * The Kubernetes discovery flags (llm-d's names), declared here so the command line parses
- * without `@switchyard/kubernetes`; that package validates them and is loaded only when one is given.
+ * without `@switchyard/kubernetes` (an optional peer); that package validates them, is loaded only
+ * when one is given, and holds their one definition (`KUBERNETES_FLAGS`), which a test checks this
+ * copy and {@link GATEWAY_KUBERNETES_USAGE} against.
  * @public
  */
 export const GATEWAY_KUBERNETES_FLAGS = {
@@ -14,6 +16,16 @@ export const GATEWAY_KUBERNETES_FLAGS = {
   'endpoint-target-ports': { type: 'string' },
   kubeconfig: { type: 'string' },
 } as const;
+
+/** The `--help` lines of {@link GATEWAY_KUBERNETES_FLAGS} (`kubernetesCliUsage('gateway')`). @public */
+export const GATEWAY_KUBERNETES_USAGE = `  --pool-name NAME          follow this InferencePool (inference.networking.k8s.io/v1)
+  --pool-namespace NS       namespace of the pool, its pods, objectives, ConfigMaps and the Lease
+                            (default: $NAMESPACE, then the kubeconfig context, then default)
+  --pool-group GROUP        InferencePool API group (only inference.networking.k8s.io)
+  --endpoint-selector SEL   instead of a pool: select model-server pods by label selector
+  --endpoint-target-ports P comma-separated ports (1-8), required with --endpoint-selector
+  --kubeconfig FILE         kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
+`;
 
 /** Raw values of the Kubernetes flags (`--pool-name`...), by flag name. @public */
 export type GatewayKubernetesFlags = Readonly<Record<string, string | undefined>>;

@@ -1,37 +1,6 @@
 import { SwitchyardError, durationOrError } from '@switchyard/core';
 import type { KubernetesOptions } from '../start/start-kubernetes.js';
-
-/**
- * The discovery and leader-election flags both CLIs accept, with llm-d's names, as
- * `node:util` `parseArgs` option definitions (merge them into the CLI's own).
- * @public
- */
-export const KUBERNETES_CLI_OPTIONS = {
-  'pool-name': { type: 'string' },
-  'pool-namespace': { type: 'string' },
-  'pool-group': { type: 'string' },
-  'endpoint-selector': { type: 'string' },
-  'endpoint-target-ports': { type: 'string' },
-  kubeconfig: { type: 'string' },
-  'ha-enable-leader-election': { type: 'boolean' },
-  'drain-timeout': { type: 'string' },
-} as const;
-
-/** Usage lines of {@link KUBERNETES_CLI_OPTIONS}. @public */
-export const KUBERNETES_CLI_USAGE = `Kubernetes discovery (llm-d's flags; needs @kubernetes/client-node):
-  --pool-name NAME          follow this InferencePool (inference.networking.k8s.io/v1)
-  --pool-namespace NS       namespace of the pool, its pods, objectives and the Lease
-                            (default: $NAMESPACE, then the kubeconfig context, then default)
-  --pool-group GROUP        InferencePool API group (default inference.networking.k8s.io)
-  --endpoint-selector SEL   instead of a pool: select model-server pods by label selector
-  --endpoint-target-ports P comma-separated ports (1-8) with --endpoint-selector
-  --kubeconfig FILE         kubeconfig (default: $KUBECONFIG, ~/.kube/config, in-cluster)
-  --ha-enable-leader-election
-                            elect a leader on Lease epp-<ns>-<pool>.llm-d.ai; readiness is
-                            SERVING only on the leader, standbys keep routing
-  --drain-timeout D         on SIGTERM: NOT_SERVING and release the Lease at once, keep
-                            serving this long (default 30s)
-`;
+import { KUBERNETES_FLAGS } from './flag-definitions.js';
 
 /**
  * The parsed flags: undefined when no discovery flag was given (static endpoints).
@@ -39,7 +8,7 @@ export const KUBERNETES_CLI_USAGE = `Kubernetes discovery (llm-d's flags; needs 
  */
 export interface KubernetesCliFlags {
   /** Options for {@link startKubernetes} without the pool and stores. */
-  readonly discovery: Omit<KubernetesOptions, 'pool' | 'objectives' | 'rewrites'>;
+  readonly discovery: Omit<KubernetesOptions, 'pool' | 'objectives' | 'rewrites' | 'modelMappings'>;
   /** `--drain-timeout` in ms. */
   readonly drainTimeoutMs: number;
 }
@@ -48,6 +17,24 @@ export interface KubernetesCliFlags {
 export type KubernetesCliValues = Readonly<Record<string, string | boolean | undefined>>;
 
 const str = (v: KubernetesCliValues, k: string): string | undefined => (typeof v[k] === 'string' ? v[k] : undefined);
+
+function duration(values: KubernetesCliValues, flag: string, fallback: string): number {
+  const ms = durationOrError(str(values, flag) ?? fallback);
+  if (typeof ms === 'string') throw new SwitchyardError('CONFIG_INVALID', `--${flag}: ${ms}`);
+  return ms;
+}
+
+/** client-go's checks of the election timings (`NewLeaderElector`), on the flags that set them. */
+function leaseTimings(values: KubernetesCliValues): { durationMs: number; renewDeadlineMs: number; retryPeriodMs: number } {
+  const durationMs = duration(values, 'ha-lease-duration', '15s');
+  const renewDeadlineMs = duration(values, 'ha-renew-deadline', '10s');
+  const retryPeriodMs = duration(values, 'ha-retry-period', '2s');
+  if (retryPeriodMs <= 0) throw new SwitchyardError('CONFIG_INVALID', '--ha-retry-period: must be greater than zero');
+  if (durationMs < 1000) throw new SwitchyardError('CONFIG_INVALID', '--ha-lease-duration: must be at least 1s (the Lease stores whole seconds)');
+  if (renewDeadlineMs >= durationMs) throw new SwitchyardError('CONFIG_INVALID', `--ha-renew-deadline: must be less than --ha-lease-duration (${String(renewDeadlineMs)} ms ≥ ${String(durationMs)} ms)`);
+  if (renewDeadlineMs <= 1.2 * retryPeriodMs) throw new SwitchyardError('CONFIG_INVALID', `--ha-renew-deadline: must be greater than 1.2 × --ha-retry-period (${String(renewDeadlineMs)} ms ≤ ${String(1.2 * retryPeriodMs)} ms)`);
+  return { durationMs, renewDeadlineMs, retryPeriodMs };
+}
 
 function ports(raw: string | undefined): number[] | undefined {
   if (raw === undefined) return undefined;
@@ -59,7 +46,7 @@ function ports(raw: string | undefined): number[] | undefined {
 }
 
 /**
- * Reads the flags of {@link KUBERNETES_CLI_OPTIONS} from parsed values. Returns undefined when
+ * Reads the flags of {@link KUBERNETES_FLAGS} from parsed values. Returns undefined when
  * neither `--pool-name` nor `--endpoint-selector` is set (and rejects the other flags then).
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
  * @public
@@ -67,11 +54,9 @@ function ports(raw: string | undefined): number[] | undefined {
 export function parseKubernetesFlags(values: KubernetesCliValues): KubernetesCliFlags | undefined {
   const poolName = str(values, 'pool-name');
   const selector = str(values, 'endpoint-selector');
-  const drain = str(values, 'drain-timeout');
-  const drainMs = durationOrError(drain ?? '30s');
-  if (typeof drainMs === 'string') throw new SwitchyardError('CONFIG_INVALID', `--drain-timeout: ${drainMs}`);
+  const drainMs = duration(values, 'drain-timeout', '30s');
   if (poolName === undefined && selector === undefined) {
-    const stray = Object.keys(KUBERNETES_CLI_OPTIONS).filter((k) => values[k] !== undefined && k !== 'drain-timeout');
+    const stray = KUBERNETES_FLAGS.map((f) => f.name).filter((k) => values[k] !== undefined && k !== 'drain-timeout');
     if (stray.length > 0) throw new SwitchyardError('CONFIG_INVALID', `--${stray[0] ?? ''}: needs --pool-name or --endpoint-selector`);
     return undefined;
   }
@@ -86,6 +71,7 @@ export function parseKubernetesFlags(values: KubernetesCliValues): KubernetesCli
       endpointTargetPorts: ports(str(values, 'endpoint-target-ports')),
       kubeconfig: str(values, 'kubeconfig'),
       leaderElection: values['ha-enable-leader-election'] === true,
+      lease: leaseTimings(values),
     },
     drainTimeoutMs: drainMs,
   };

@@ -91,6 +91,7 @@ export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#o.log?.(`kubernetes: campaigning for Lease ${this.#o.namespace}/${this.#o.name} as ${this.identity}`);
     this.#tick();
   }
 
@@ -145,7 +146,9 @@ export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
       return this.#write('POST', this.#path(''), body);
     }
     const spec = lease.spec ?? {};
-    const key = `${spec.holderIdentity ?? ''}|${String(spec.renewTime ?? '')}|${String(spec.leaseDurationSeconds ?? '')}`;
+    // client-go compares the whole record; every write changes the resourceVersion, and unlike
+    // renewTime it cannot repeat when two renewals fall in the same millisecond of wall time.
+    const key = `${lease.metadata?.resourceVersion ?? ''}|${spec.holderIdentity ?? ''}|${String(spec.renewTime ?? '')}|${String(spec.leaseDurationSeconds ?? '')}`;
     if (this.#observed?.key !== key) this.#observed = { key, at: this.#clock.now() };
     const holder = spec.holderIdentity ?? '';
     const validMs = (spec.leaseDurationSeconds ?? 0) * 1000;

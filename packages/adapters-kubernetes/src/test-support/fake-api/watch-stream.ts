@@ -36,6 +36,9 @@ function visible(e: StoreEvent, s: Selection): { type: string; object: Obj } | u
  */
 export function serveWatch(store: FakeStore, w: WatchRequest, res: ServerResponse): { bookmark: () => void; end: () => void } {
   res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
+  // kube-apiserver flushes the head at once (serveWatch); a client only holds a watch it can
+  // abort once the head arrived (client-node's ListWatch.stop() cannot cancel a pending one).
+  res.flushHeaders();
   const bookmark = (): void => {
     if (w.bookmarks && !res.writableEnded) line(res, 'BOOKMARK', { kind: w.kind, apiVersion: w.apiVersion, metadata: { resourceVersion: String(store.resourceVersion) } });
   };
