@@ -55,6 +55,8 @@ function checkValue(value: string, where: string, text: string): string {
 function parseTerm(term: string, where: string, text: string): LabelRequirement {
   const set = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
   if (set !== null) {
+    // apimachinery: "for 'in', 'notin' operators, values set can't be empty".
+    if ((set[3] ?? '').trim() === '') throw invalid(where, text, `"${set[2] ?? ''}" needs at least one value`);
     const values = (set[3] ?? '').split(',').map((v) => checkValue(v.trim(), where, text));
     return { op: set[2] as 'in' | 'notin', key: checkKey(set[1] ?? '', where, text), values };
   }
