@@ -1,5 +1,6 @@
 import { Agent, get } from 'node:http';
 import { Agent as TlsAgent, get as tlsGet } from 'node:https';
+import { Http1PageClient } from './http1-page-client.js';
 
 /**
  * Fetches a `/metrics` page: resolves with the body text of a 200 response, rejects otherwise.
@@ -44,21 +45,30 @@ export interface MetricsTlsOptions {
  * @public
  */
 export interface HttpMetricsFetcher extends MetricsFetcher {
+  /**
+   * The page as bytes, without decoding it: for `http` URLs a view of the connection's buffer,
+   * reused by the next fetch of the same URL (read it before then). The scraper uses this.
+   */
+  readonly fetchBytes: (url: string, signal: AbortSignal) => Promise<Buffer>;
   /** Destroys the agent's sockets. */
   close(): void;
 }
 
 /**
- * Creates the default fetcher of {@link MetricsScraper}.
+ * Creates the default fetcher of {@link MetricsScraper}: plain `http` over a minimal keep-alive
+ * HTTP/1.1 client (one connection per URL, one reused body buffer per connection), `https` over
+ * `node:https` with a keep-alive agent.
  * @public
  */
 export function createHttpMetricsFetcher(options: HttpMetricsFetcherOptions = {}): HttpMetricsFetcher {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
   const maxSockets = options.maxSocketsPerHost ?? 2;
   const agent = new Agent({ keepAlive: true, maxSockets });
+  const plain = new Http1PageClient(maxBytes);
   let tlsAgent: TlsAgent | undefined;
-  const fetcher = (url: string, signal: AbortSignal): Promise<string> =>
-    new Promise<string>((resolve, reject) => {
+  const fetchBytes = (url: string, signal: AbortSignal): Promise<Buffer> => (url.startsWith('http:') ? plain.fetch(url, signal) : nodeFetch(url, signal));
+  const nodeFetch = (url: string, signal: AbortSignal): Promise<Buffer> =>
+    new Promise<Buffer>((resolve, reject) => {
       const tls = url.startsWith('https:');
       if (tls) tlsAgent ??= new TlsAgent({ keepAlive: true, maxSockets, ...options.tls });
       const request = { agent: tls ? tlsAgent : agent, signal, headers: { accept: 'text/plain;version=0.0.4;q=1,*/*;q=0.1' } };
@@ -79,14 +89,17 @@ export function createHttpMetricsFetcher(options: HttpMetricsFetcherOptions = {}
           chunks.push(chunk);
         });
         res.on('end', () => {
-          resolve(Buffer.concat(chunks).toString('utf8'));
+          resolve(Buffer.concat(chunks));
         });
         res.on('error', reject);
       });
       req.on('error', reject);
     });
+  const fetcher = async (url: string, signal: AbortSignal): Promise<string> => (await fetchBytes(url, signal)).toString('utf8');
   return Object.assign(fetcher, {
+    fetchBytes,
     close: () => {
+      plain.close();
       agent.destroy();
       tlsAgent?.destroy();
     },

@@ -73,3 +73,33 @@ describe('large metrics pages', () => {
     expect(() => new MetricsScraper({ pool, largePageBytes: 0 })).toThrow('metrics scraper largePageBytes must be a positive number, got 0');
   });
 });
+
+describe('reads that stop after the load gauges', () => {
+  const gauges = (waiting: number): string => `# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting ${waiting}\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 1\n# TYPE vllm:kv_cache_usage_perc gauge\nvllm:kv_cache_usage_perc 0.5\n`;
+  const filler = '# TYPE vllm:e2e_request_latency_seconds histogram\nvllm:e2e_request_latency_seconds_bucket{le="1.0"} 3\n';
+  const cache = (blockSize: number): string => `# TYPE vllm:cache_config_info gauge\nvllm:cache_config_info{block_size="${blockSize}",num_gpu_blocks="1000"} 1\n`;
+  const lora = '# TYPE vllm:lora_requests_info gauge\nvllm:lora_requests_info{max_lora="2",running_lora_adapters="sql",waiting_lora_adapters=""} 1.7e9\n';
+
+  it('re-read the cache geometry and look for LoRA info once every 20 polls, and read LoRA info on every poll once seen', async () => {
+    const clock = new ManualClock();
+    const pool = new EndpointPool();
+    pool.add({ id: 'a', address: '10.0.0.1:8000' });
+    let polls = 0;
+    // Poll 1: block size 16, no LoRA. Later polls: block size 32, LoRA info at the end of the page.
+    const page = (): string => (polls === 1 ? gauges(polls) + filler + cache(16) : gauges(polls) + filler + cache(32) + lora);
+    const seen: { waiting: number; blockSize: number; lora: readonly string[] }[] = [];
+    scraper = new MetricsScraper({ pool, clock, fetch: () => { polls++; return Promise.resolve(page()); } });
+    scraper.on('scrape', (_e, m) => { seen.push({ waiting: m.waitingQueueSize, blockSize: m.cacheBlockSize, lora: m.activeModels }); });
+    scraper.start();
+    while (seen.length < 23) {
+      await flush();
+      clock.advance(10);
+    }
+    // Load gauges are fresh on every poll.
+    expect(seen.map((s) => s.waiting)).toEqual(seen.map((_s, i) => i + 1));
+    // Polls 2..20 stop after the gauges: the cache geometry and LoRA info keep their first reading.
+    expect(seen.slice(0, 20).every((s) => s.blockSize === 16 && s.lora.length === 0)).toBe(true);
+    // Poll 21 reads the whole page; LoRA info, now seen, is read on every poll after it.
+    expect(seen.slice(20)).toEqual([{ waiting: 21, blockSize: 32, lora: ['sql'] }, { waiting: 22, blockSize: 32, lora: ['sql'] }, { waiting: 23, blockSize: 32, lora: ['sql'] }]);
+  });
+});

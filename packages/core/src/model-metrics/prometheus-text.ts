@@ -158,6 +158,9 @@ class ExpositionParser {
     const m = /^#[ \t]+(HELP|TYPE)[ \t]+(\S+)(?:[ \t]+(.*))?$/s.exec(line);
     if (m === null) return; // other comments (and `# EOF`, `# UNIT`) carry nothing we use
     const [, kind, rawName = '', rest = ''] = m;
+    // A declaration may claim the names of the family last turned down (an untyped `x_total`
+    // before `# TYPE x counter`): that shortcut ends here.
+    this.#rejected = undefined;
     const name = rawName.startsWith('"') ? readQuoted(rawName, 0) : rawName;
     if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(name) && !rawName.startsWith('"')) throw new LineError('bad metric name');
     if (kind === 'TYPE') {

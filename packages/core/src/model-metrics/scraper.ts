@@ -6,12 +6,36 @@ import type { Endpoint, EndpointMetrics, EngineType } from '../endpoints/types.j
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import { ENGINE_METRIC_MAPPINGS, mappingMetricNames, type EngineMetricMapping } from './engine-mappings.js';
 import { extractEndpointMetrics, missingCoreMetrics } from './extract.js';
-import { createHttpMetricsFetcher, type MetricsFetcher, type MetricsTlsOptions } from './http-fetcher.js';
+import { createHttpMetricsFetcher, type HttpMetricsFetcher, type MetricsFetcher, type MetricsTlsOptions } from './http-fetcher.js';
+import { selectFamilySections } from './page-sections.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { indexSamples } from './samples.js';
 
 /** Smallest allowed poll interval (llm-d's `--refresh-metrics-interval` floor). @public */
 export const MIN_SCRAPE_INTERVAL_MS = 50;
+
+/**
+ * Every this many polls an endpoint's page is read up to every family the mapping names; in
+ * between, the cache geometry (it does not change while a server runs) and LoRA info the page did
+ * not have are not waited for, so the read stops after the load gauges.
+ */
+const FULL_READ_EVERY = 20;
+
+/** The filter of one engine mapping and the `until` groups of each value it reads. */
+interface MappingFilter {
+  readonly filter: (name: string) => boolean;
+  /** Groups of every value (a full read). */
+  readonly all: readonly (readonly string[])[];
+  /** Waiting, running, KV usage: read on every poll. */
+  readonly load: readonly (readonly string[])[];
+  /** LoRA info: read on every poll while the page has it. */
+  readonly lora: readonly (readonly string[])[];
+  /** Cache geometry: read on full reads only. */
+  readonly cache: readonly (readonly string[])[];
+  /** `until` of a poll that reads load (+ LoRA) only. */
+  readonly loadOnly: readonly (readonly string[])[];
+  readonly loadAndLora: readonly (readonly string[])[];
+}
 
 /**
  * Options of {@link MetricsScraper}.
@@ -86,6 +110,10 @@ interface State {
   stopped: boolean;
   /** Size of the last page read, for the large-page backoff. */
   pageSize: number;
+  /** Successful polls, to schedule full reads. */
+  polls: number;
+  /** Whether the page had LoRA info the last time it was looked for. */
+  lora: boolean;
 }
 
 /**
@@ -105,9 +133,10 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
   readonly #scheme: 'http' | 'https';
   readonly #maxBackoff: number;
   readonly #fetch: MetricsFetcher;
+  readonly #fetchBytes: HttpMetricsFetcher['fetchBytes'] | undefined;
   readonly #closeFetcher: (() => void) | undefined;
   readonly #mappings: Readonly<Record<EngineType, EngineMetricMapping>>;
-  readonly #filters = new Map<EngineMetricMapping, { readonly filter: (name: string) => boolean; readonly until: readonly (readonly string[])[] }>();
+  readonly #filters = new Map<EngineMetricMapping, MappingFilter>();
   readonly #maxPage: number;
   readonly #largePage: number;
   readonly #states = new Map<string, State>();
@@ -140,9 +169,11 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     if (options.fetch === undefined) {
       const fetcher = createHttpMetricsFetcher({ maxBytes: this.#maxPage, ...(options.tls === undefined ? {} : { tls: options.tls }) });
       this.#fetch = fetcher;
+      this.#fetchBytes = fetcher.fetchBytes;
       this.#closeFetcher = () => { fetcher.close(); };
     } else {
       this.#fetch = options.fetch;
+      this.#fetchBytes = undefined;
       this.#closeFetcher = undefined;
     }
     this.#mappings = { ...ENGINE_METRIC_MAPPINGS, ...options.mappings };
@@ -190,7 +221,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
 
   readonly #onAdded = (endpoint: Endpoint): void => {
     if (this.#states.has(endpoint.id)) return;
-    const state: State = { id: endpoint.id, timer: undefined, abort: undefined, inFlight: undefined, lastSuccessAt: undefined, lastError: undefined, failures: 0, stopped: false, pageSize: 0 };
+    const state: State = { id: endpoint.id, timer: undefined, abort: undefined, inFlight: undefined, lastSuccessAt: undefined, lastError: undefined, failures: 0, stopped: false, pageSize: 0, polls: 0, lora: true };
     this.#states.set(endpoint.id, state);
     this.#poll(state);
   };
@@ -235,18 +266,25 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
       abort.abort(new Error(`timed out after ${this.#timeout} ms`));
     }, this.#timeout);
     try {
-      const text = await this.#fetch(url, abort.signal);
+      const page = this.#fetchBytes === undefined ? await this.#fetch(url, abort.signal) : await this.#fetchBytes(url, abort.signal);
       if (state.stopped) return;
       if (abort.signal.aborted) throw abort.signal.reason;
-      state.pageSize = text.length;
-      if (text.length > this.#maxPage) throw new Error(`page of ${text.length} characters exceeds maxPageBytes ${this.#maxPage}`);
+      state.pageSize = page.length;
+      if (page.length > this.#maxPage) throw new Error(`page of ${page.length} characters exceeds maxPageBytes ${this.#maxPage}`);
       const mapping = this.#mappings[endpoint.engineType];
-      const index = indexSamples(parsePrometheusText(text, this.#filterFor(mapping)));
+      const f = this.#filterFor(mapping);
+      const full = state.polls % FULL_READ_EVERY === 0;
+      const until = full ? f.all : state.lora ? f.loadAndLora : f.loadOnly;
+      // Bytes: only the wanted families' blocks are decoded (the buffer is reused by the next poll).
+      const text = typeof page === 'string' ? page : selectFamilySections(page, page.length, f.filter, until);
+      const index = indexSamples(parsePrometheusText(text, { filter: f.filter, until }));
+      if (full || f.lora.some((g) => g.some((n) => index.has(n)))) state.lora = f.lora.some((g) => g.some((n) => index.has(n)));
       const missing = missingCoreMetrics(mapping, index);
       if (missing.length === 3) throw new Error(`no ${endpoint.engineType} metrics in the response (expected ${missing.join(', ')})`);
       const metrics = extractEndpointMetrics(mapping, index, this.#clock.now(), endpoint.metrics);
       const failed = state.failures;
       state.failures = 0;
+      state.polls++;
       state.lastError = undefined;
       state.lastSuccessAt = this.#clock.now();
       this.#pool.setMetrics(endpoint.id, metrics);
@@ -267,7 +305,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     }
   }
 
-  #filterFor(mapping: EngineMetricMapping): { readonly filter: (name: string) => boolean; readonly until: readonly (readonly string[])[] } {
+  #filterFor(mapping: EngineMetricMapping): MappingFilter {
     let entry = this.#filters.get(mapping);
     if (entry === undefined) {
       // Families are keyed by their declared name, which may drop a suffix of the sample name
@@ -279,9 +317,11 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
       };
       const names = new Set(withStems(mappingMetricNames(mapping)));
       // One group per value the mapping reads: once each has a family, the rest of the page is skipped.
-      const fields = [mapping.waiting, mapping.running, mapping.kvUsage, mapping.loraInfo, mapping.cacheInfo, mapping.cacheBlockSize, mapping.cacheNumBlocks];
-      const until = fields.filter((f) => f.length > 0).map((f) => withStems(f.map((sel) => sel.name)));
-      entry = { filter: (name) => names.has(name), until };
+      const groups = (fields: readonly (readonly { readonly name: string }[])[]): string[][] => fields.filter((f) => f.length > 0).map((f) => withStems(f.map((sel) => sel.name)));
+      const load = groups([mapping.waiting, mapping.running, mapping.kvUsage]);
+      const lora = groups([mapping.loraInfo]);
+      const cache = groups([mapping.cacheInfo, mapping.cacheBlockSize, mapping.cacheNumBlocks]);
+      entry = { filter: (name) => names.has(name), all: [...load, ...lora, ...cache], load, lora, cache, loadOnly: load, loadAndLora: [...load, ...lora] };
       this.#filters.set(mapping, entry);
     }
     return entry;

@@ -132,8 +132,12 @@ export class ModelServer {
           res.writeHead(200).end();
           return;
         case 'GET /metrics':
-          res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-          res.end(this.#metricsPage());
+          {
+            // With a Content-Length, as vLLM's server sends it (not chunked).
+            const page = this.#metricsPage();
+            res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': page.length });
+            res.end(page);
+          }
           return;
         case 'GET /v1/models':
           sendJson(res, 200, this.#models());
