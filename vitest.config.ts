@@ -7,6 +7,7 @@ const src = (p: string): string => fileURLToPath(new URL(`./packages/${p}`, impo
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^@switchyard\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
       { find: /^@switchyard\/core$/, replacement: src('core/src/index.ts') },
       { find: /^@switchyard\/prefix-index$/, replacement: src('prefix-index/src/index.ts') },
       { find: /^@switchyard\/flow-control$/, replacement: src('flow-control/src/index.ts') },

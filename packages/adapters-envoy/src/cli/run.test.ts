@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@switchyard/core/testing';
 import { runEppCli, type RunningEpp } from '@switchyard/envoy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvoyEmulator } from '../test-support/envoy-client.js';
@@ -88,7 +89,8 @@ describe('switchyard-epp', () => {
     expect(err).toContain('approx-prefix-cache-producer'); // auto-created for the prefix scorer
     expect(epp.flowController).toBeDefined();
 
-    for (let i = 0; i < 200 && epp.pool.list().some((e) => e.metrics === undefined); i++) await new Promise((r) => setTimeout(r, 10));
+    const running = epp;
+    await waitFor(() => running.pool.list().every((e) => e.metrics !== undefined), { what: 'a first scrape of every endpoint' });
     expect(epp.pool.list().map((e) => e.metrics?.waitingQueueSize)).toEqual([7, 0, 4]);
 
     const envoy = new EnvoyEmulator(epp.server.port);
@@ -109,7 +111,7 @@ describe('switchyard-epp', () => {
     expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
 
     stop.abort();
-    for (let i = 0; i < 200 && !err.includes('draining'); i++) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => err.includes('draining'), { what: 'the draining message' });
     await epp.server.close();
     epp = undefined;
   });

@@ -3,7 +3,7 @@ import { EndpointPool } from '@switchyard/core';
 import { ServingStatus, startEppServer, type EppServer } from '@switchyard/envoy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EnvoyEmulator } from '../test-support/envoy-client.js';
-import { FakeScheduler } from '../test-support/fake-scheduler.js';
+import { FakeScheduler, waitFor } from '@switchyard/core/testing';
 import { TEST_CERT, TEST_KEY } from '../test-support/tls-fixture.js';
 import { chunkOf, describeReplies, reqBody, reqHeaders, respBody, respHeaders, setHeaders } from '../test-support/wire-helpers.js';
 
@@ -31,7 +31,7 @@ afterEach(() => {
 });
 
 async function settle(): Promise<void> {
-  for (let i = 0; i < 200 && server.stats().activeStreams > 0; i++) await new Promise((r) => setImmediate(r));
+  await waitFor(() => server.stats().activeStreams === 0, { what: 'every stream closed' });
 }
 
 describe('ext_proc over gRPC', () => {
@@ -62,7 +62,7 @@ describe('ext_proc over gRPC', () => {
     expect(describeReplies(all.slice(2))).toEqual(['response_headers', 'response_body(70,eos)']);
     s.halfClose();
     expect((await s.ended).code).toBe(grpc.status.OK);
-    expect(scheduler.records[0]!.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 3, completionTokens: 4 } }]);
+    expect(scheduler.decisions[0]!.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 3, completionTokens: 4 } }]);
   });
 
   it('streams a 300 KB body back in 62,000-byte chunks', async () => {
@@ -103,7 +103,7 @@ describe('ext_proc over gRPC', () => {
     expect(describeReplies(replies.slice(2))).toEqual(['response_headers', 'response_body(10)', 'response_body(92)', 'response_body(0,eos)']);
     s.halfClose();
     await s.ended;
-    expect(scheduler.records[0]!.usages).toEqual([{ promptTokens: 7, completionTokens: 10 }]);
+    expect(scheduler.decisions[0]!.usages).toEqual([{ promptTokens: 7, completionTokens: 10 }]);
   });
 
   it('handles request and response trailers', async () => {
@@ -153,7 +153,7 @@ describe('ext_proc over gRPC', () => {
     const s = envoy.open();
     s.send(reqHeaders(HEADERS));
     s.send(reqBody(BODY, true));
-    for (let i = 0; i < 100 && scheduler.waiting === 0; i++) await new Promise((r) => setImmediate(r));
+    await waitFor(() => scheduler.waiting > 0, { what: 'a held pick' });
     expect(scheduler.waiting).toBe(1);
     expect(server.stats().schedulingStreams).toBe(1);
     s.cancel();
@@ -202,7 +202,7 @@ describe('grpc.health.v1', () => {
       });
     });
     watch.on('error', () => undefined);
-    for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setImmediate(r));
+    await waitFor(() => seen.length > 0, { what: 'the first health status' });
     server.health.setReady(false);
     await two;
     expect(seen).toEqual([ServingStatus.SERVING, ServingStatus.NOT_SERVING]);
@@ -266,7 +266,7 @@ describe('server lifecycle', () => {
     const s = client.open();
     s.send(reqHeaders(HEADERS));
     s.send(reqBody(BODY, true));
-    for (let i = 0; i < 100 && gated.waiting === 0; i++) await new Promise((r) => setImmediate(r));
+    await waitFor(() => gated.waiting > 0, { what: 'a held pick' });
     const closing = local.close(2000);
     const [reply] = await s.waitFor(1);
     expect(reply!.immediate_response!.status.code).toBe(503);

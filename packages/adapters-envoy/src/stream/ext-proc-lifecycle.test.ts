@@ -2,7 +2,7 @@ import { EndpointPool, SwitchyardError } from '@switchyard/core';
 import { ExtProcStream } from '@switchyard/envoy';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CollectSink } from '../test-support/collect-sink.js';
-import { FakeScheduler, type FakeSchedulerOptions } from '../test-support/fake-scheduler.js';
+import { FakeScheduler, type FakeSchedulerOptions } from '@switchyard/core/testing';
 import { chunkOf, describeReplies, reqBody, reqHeaders, respBody, respHeaders, served, setHeaders } from '../test-support/wire-helpers.js';
 
 const HEADERS = { ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json' };
@@ -22,7 +22,7 @@ async function scheduled(options: FakeSchedulerOptions = {}, model = 'client-mod
   s.receive(reqBody(body(model, stream), true));
   await s.idle();
   sink.replies.length = 0;
-  const record = scheduler.records[0]!;
+  const record = scheduler.decisions[0]!;
   return { scheduler, sink, s, record };
 }
 
@@ -144,7 +144,7 @@ describe('ExtProcStream response path', () => {
     s.receive(respBody('","usage":{"prompt_tokens":1,"completion_tokens":2}}', true));
     expect(describeReplies(sink.replies).slice(2)).toEqual(['response_headers', 'response_body(32)', 'response_body(600)', 'response_body(600)', 'response_body(52,eos)']);
     expect(chunkOf(sink.replies[3]!).body).toBe('{"model":"client-model","text":"');
-    expect(scheduler.records[0]!.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 1, completionTokens: 2 } }]);
+    expect(scheduler.decisions[0]!.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 1, completionTokens: 2 } }]);
   });
 });
 
@@ -161,7 +161,7 @@ describe('ExtProcStream lifecycle', () => {
     await s.idle();
     expect(scheduler.waiting).toBe(0);
     expect(sink.replies).toHaveLength(0);
-    expect(scheduler.records).toHaveLength(0);
+    expect(scheduler.decisions).toHaveLength(0);
   });
 
   it('messages arriving while scheduling are processed after the decision, in order', async () => {

@@ -2,7 +2,7 @@ import { EndpointPool, SwitchyardError } from '@switchyard/core';
 import { ExtProcStream, type ExtProcStreamOptions } from '@switchyard/envoy';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CollectSink } from '../test-support/collect-sink.js';
-import { FakeScheduler, type FakeSchedulerOptions } from '../test-support/fake-scheduler.js';
+import { FakeScheduler, type FakeSchedulerOptions } from '@switchyard/core/testing';
 import { chunkOf, describeReplies, reqBody, reqHeaders, setHeaders, subsetHint } from '../test-support/wire-helpers.js';
 
 const BODY = '{"max_tokens":100,"model":"my-model","prompt":"hello","temperature":0}';
@@ -43,8 +43,8 @@ describe('ExtProcStream request path', () => {
       fields: { 'envoy.lb': { structValue: { fields: { 'x-gateway-destination-endpoint': { stringValue: '192.168.1.1:8000' } } } } },
     });
     expect(chunkOf(sink.replies[1]!).body).toBe(BODY);
-    expect(scheduler.records).toHaveLength(1);
-    expect(scheduler.records[0]!.request.model).toBe('my-model');
+    expect(scheduler.decisions).toHaveLength(1);
+    expect(scheduler.decisions[0]!.request.model).toBe('my-model');
     expect(sink.closed).toBe(0);
   });
 
@@ -122,7 +122,7 @@ describe('ExtProcStream request path', () => {
     const set = setHeaders(sink.replies[0]!.request_headers!.response.header_mutation);
     expect(set['x-gateway-destination-endpoint']).toBe('192.168.1.3:8000');
     expect(set['content-length']).toBeUndefined();
-    expect(scheduler.records).toHaveLength(0);
+    expect(scheduler.decisions).toHaveLength(0);
   });
 
   it('answers a header-only request 503 when the pool is empty', () => {
@@ -201,7 +201,7 @@ describe('ExtProcStream subset hints', () => {
     stream.receive(reqHeaders(HEADERS, false, subsetHint(['192.168.1.2:8000', '192.168.1.3:8000'])));
     stream.receive(reqBody(BODY, true));
     await stream.idle();
-    expect(scheduler.records[0]!.options?.subsetHint).toEqual(['192.168.1.2:8000', '192.168.1.3:8000']);
+    expect(scheduler.decisions[0]!.options?.subsetHint).toEqual(['192.168.1.2:8000', '192.168.1.3:8000']);
     expect(setHeaders(sink.replies[0]!.request_headers!.response.header_mutation)['x-gateway-destination-endpoint']).toBe('192.168.1.2:8000');
   });
 
@@ -210,7 +210,7 @@ describe('ExtProcStream subset hints', () => {
     stream.receive(reqHeaders(HEADERS, false, subsetHint('192.168.1.3:8000, 192.168.1.1:8000')));
     stream.receive(reqBody(BODY, true));
     await stream.idle();
-    expect(scheduler.records[0]!.options?.subsetHint).toEqual(['192.168.1.3:8000', '192.168.1.1:8000']);
+    expect(scheduler.decisions[0]!.options?.subsetHint).toEqual(['192.168.1.3:8000', '192.168.1.1:8000']);
   });
 
   it('passes no hint when the metadata has none', async () => {
@@ -218,6 +218,6 @@ describe('ExtProcStream subset hints', () => {
     stream.receive(reqHeaders(HEADERS));
     stream.receive(reqBody(BODY, true));
     await stream.idle();
-    expect(scheduler.records[0]!.options?.subsetHint).toBeUndefined();
+    expect(scheduler.decisions[0]!.options?.subsetHint).toBeUndefined();
   });
 });

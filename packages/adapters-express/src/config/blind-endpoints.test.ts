@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGatewayCli } from '@switchyard/express';
+import { waitFor } from '@switchyard/core/testing';
 import { get, post } from '../testing/harness.js';
 
 const GOOD_METRICS = '# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 2\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 4\n# TYPE vllm:kv_cache_usage_perc gauge\nvllm:kv_cache_usage_perc 0.4\n';
@@ -55,7 +56,7 @@ describe('switchyard-gateway with endpoints whose /metrics is broken', () => {
     try {
       const good = ups[4] as Upstream;
       // Wait for the good endpoint's first scrape (the broken ones never produce one).
-      while (good.metricsServed < 2) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => good.metricsServed >= 2, { what: "the good endpoint's first scrapes" });
       const answers: string[] = [];
       for (let i = 0; i < 60; i++) {
         const r = await post(`${result.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: `user ${i}` }] });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
+import { waitFor } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { deadAddress, get } from '../testing/harness.js';
 
@@ -25,11 +26,10 @@ describe('/readyz follows the upstreams (switchyard-gateway with scraping)', () 
     expect(down.status).toBe(503);
     expect(down.json()).toMatchObject({ status: 'no-endpoints' });
     const liveUrl = await start([up.address]);
-    let status = 0;
-    for (let i = 0; i < 200 && status !== 200; i++) {
-      status = (await get(`${liveUrl}/readyz`)).status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 10));
-    }
+    const status = await waitFor(async () => {
+      const s = (await get(`${liveUrl}/readyz`)).status;
+      return s === 200 ? s : undefined;
+    }, { what: '/readyz answering 200' });
     expect(status).toBe(200);
   });
 

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock } from '@switchyard/core';
 import type { GatewayOptions } from '@switchyard/express';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler, waitFor } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, startGateway, type RunningGateway } from '../testing/harness.js';
 
@@ -54,11 +54,7 @@ describe('gateway: request body deadlines and the buffered-bytes cap', () => {
   /** Waits until the gateway reports `bytes` request-body bytes buffered. */
   async function buffered(gw: RunningGateway, bytes: number): Promise<void> {
     const wanted = new RegExp(`switchyard_gateway_request_body_buffered_bytes ${bytes}\\b`);
-    for (let i = 0; i < 400; i++) {
-      if (wanted.test((await get(`${gw.url}/metrics`)).text)) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`the gateway never reported ${bytes} buffered body bytes`);
+    await waitFor(async () => wanted.test((await get(`${gw.url}/metrics`)).text), { what: `the gateway reporting ${bytes} buffered body bytes` });
   }
 
   it('answers 408 to a body that stalls past bodyIdleTimeoutMs, and frees its bytes', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock } from '@switchyard/core';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler, waitFor } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 
@@ -28,7 +28,7 @@ describe('gateway: one upstream deadline per request', () => {
 
   it('answers every request 504 at its deadline, queued for a connection or waiting for the head', async () => {
     const answers = [1, 2, 3].map(() => post(`${gw.url}/v1/chat/completions`, chat, { 'x-test-behavior': 'hang' }));
-    for (let i = 0; i < 400 && !/switchyard_gateway_in_flight_requests\{pool="default"\} 3/.test((await get(`${gw.url}/metrics`)).text); i++) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(async () => /switchyard_gateway_in_flight_requests\{pool="default"\} 3/.test((await get(`${gw.url}/metrics`)).text), { what: 'three requests in flight' });
     expect(up.open).toBe(1);
     clock.advance(59_999);
     clock.advance(2);

@@ -5,18 +5,12 @@ import { request as undiciRequest } from 'undici';
 import OpenAI from 'openai';
 import { EndpointPool, SwitchyardError } from '@switchyard/core';
 import { EndpointRotation } from '@switchyard/express';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler, waitFor } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { deadAddress, get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 
 const chat = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...extra });
-const until = async (cond: () => boolean | Promise<boolean>, what: string): Promise<void> => {
-  for (let i = 0; i < 400; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
+const until = (cond: () => boolean | Promise<boolean>, what: string): Promise<true> => waitFor(cond, { what }) as Promise<true>;
 
 describe('gateway faults', () => {
   let up: FakeUpstream;
@@ -35,7 +29,7 @@ describe('gateway faults', () => {
   async function gateway(addresses: string[], extra: Partial<Parameters<typeof startGateway>[0]> = {}): Promise<{ gw: RunningGateway; scheduler: FakeScheduler; pool: EndpointPool }> {
     const pool = new EndpointPool();
     for (const a of addresses) pool.add({ address: a });
-    const scheduler = new FakeScheduler(pool);
+    const scheduler = new FakeScheduler(pool, { fallbacks: 2 });
     const gw = await startGateway({ scheduler, endpoints: pool, ...extra });
     gateways.push(gw);
     return { gw, scheduler, pool };
@@ -47,7 +41,7 @@ describe('gateway faults', () => {
     const r2 = await post(`${gw.url}/v1/chat/completions`, chat());
     expect([r1.status, r2.status]).toEqual([200, 200]);
     expect(r1.headers['x-gateway-destination-endpoint-served']).toBe(up.address);
-    expect(scheduler.decisions[0]?.starts).toEqual([up.address]);
+    expect(scheduler.decisions[0]?.starts.map((s) => s.endpoint.address)).toEqual([up.address]);
     expect(scheduler.badLifecycles()).toEqual([]);
     const m = (await get(`${gw.url}/metrics`)).text;
     expect(m).toMatch(/switchyard_gateway_retries_total\{pool="default"\} 1/);
@@ -191,7 +185,7 @@ describe('gateway faults', () => {
     source.add({ address: dead });
     source.add({ address: up.address });
     const rotation = new EndpointRotation({ source, failureThreshold: 2, probeAfterMs: 0 });
-    const scheduler = new FakeScheduler(rotation.pool, {}, 0);
+    const scheduler = new FakeScheduler(rotation.pool);
     const gw = await startGateway({ scheduler, endpoints: rotation.pool, rotation });
     gateways.push(gw);
     const statuses: number[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { EndpointPool, SwitchyardError } from '@switchyard/core';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 
@@ -20,7 +20,7 @@ describe('createGatewayHandler: forwarding', () => {
     pool = new EndpointPool();
     pool.add({ address: a.address });
     pool.add({ address: b.address });
-    scheduler = new FakeScheduler(pool, { 'alias-model': 'real-model' });
+    scheduler = new FakeScheduler(pool, { rewrites: { 'alias-model': 'real-model' }, responseHeaders: (primary) => ({ 'x-session-token': Buffer.from(primary.id).toString('base64') }) });
     gw = await startGateway({ scheduler, endpoints: pool });
   });
   afterAll(async () => {
@@ -40,7 +40,7 @@ describe('createGatewayHandler: forwarding', () => {
     expect([a.address, b.address]).toContain(served);
     expect(r.headers['x-session-token']).toBe(Buffer.from(String(served)).toString('base64'));
     const d = scheduler.decisions.at(-1);
-    expect(d?.starts).toEqual([served]);
+    expect(d?.starts.map((s) => s.endpoint.address)).toEqual([served]);
     expect(d?.usages).toEqual([{ promptTokens: 11, completionTokens: 5, cachedTokens: 3 }]);
     expect(d?.outcomes).toEqual([{ kind: 'success', usage: { promptTokens: 11, completionTokens: 5, cachedTokens: 3 } }]);
   });
@@ -83,9 +83,9 @@ describe('createGatewayHandler: forwarding', () => {
       'x-llm-d-model-name-rewrite': 'other',
     });
     const d = scheduler.decisions.at(-1);
-    expect(d?.options.trustHeaders).toBe(false);
-    expect(d?.request.fairnessId).toBe('default-flow');
-    expect(d?.request.targetModel).toBe('m1');
+    expect(d?.options?.trustHeaders).toBe(false);
+    expect(d?.scheduled.fairnessId).toBe('default-flow');
+    expect(d?.scheduled.targetModel).toBe('m1');
     const seen = [...a.received, ...b.received].at(-1);
     expect(seen?.headers['x-llm-d-inference-fairness-id']).toBeUndefined();
     expect(seen?.headers['x-gateway-inference-objective']).toBeUndefined();
@@ -192,17 +192,17 @@ describe('createGatewayHandler: body limit and trust', () => {
 
   it('honours classification headers only from trusted callers, and never forwards them', async () => {
     await post(`${gw.url}/v1/chat/completions`, chat(), { 'x-internal': 'yes', 'x-llm-d-inference-fairness-id': 'tenant-7' });
-    expect(scheduler.decisions.at(-1)?.request.fairnessId).toBe('tenant-7');
+    expect(scheduler.decisions.at(-1)?.scheduled.fairnessId).toBe('tenant-7');
     expect(up.received.at(-1)?.headers['x-llm-d-inference-fairness-id']).toBeUndefined();
     await post(`${gw.url}/v1/chat/completions`, chat(), { 'x-llm-d-inference-fairness-id': 'tenant-7' });
-    expect(scheduler.decisions.at(-1)?.request.fairnessId).toBe('default-flow');
+    expect(scheduler.decisions.at(-1)?.scheduled.fairnessId).toBe('default-flow');
   });
 
   it('lets the classify hook map an identity to a fairness id and objective', async () => {
     await post(`${gw.url}/v1/chat/completions`, chat(), { authorization: 'Bearer team-a', 'x-llm-d-inference-fairness-id': 'spoof' });
     const d = scheduler.decisions.at(-1);
-    expect(d?.request.fairnessId).toBe('team-a');
-    expect(d?.request.objective).toBe('gold');
+    expect(d?.scheduled.fairnessId).toBe('team-a');
+    expect(d?.scheduled.objective).toBe('gold');
   });
 });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { EndpointPool } from '@switchyard/core';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler } from '@switchyard/core/testing';
 import { startGateway, type RunningGateway } from '../testing/harness.js';
 
 const MiB = 1 << 20;
@@ -55,7 +55,7 @@ describe('gateway: large rewritten JSON responses', () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const pool = new EndpointPool();
     pool.add({ address: `127.0.0.1:${(upstream.address() as AddressInfo).port}` });
-    scheduler = new FakeScheduler(pool, { 'alias-model': 'real-model' }, 0);
+    scheduler = new FakeScheduler(pool, { rewrites: { 'alias-model': 'real-model' } });
     gw = await startGateway({ scheduler, endpoints: pool });
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { Pool } from 'undici';
 import fc from 'fast-check';
 import { EndpointPicker, EndpointPool } from '@switchyard/core';
 import type { Decision, InferenceRequest, PickOptions, RequestScheduler } from '@switchyard/core';
+import { waitFor } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, startGateway, type RunningGateway } from '../testing/harness.js';
 
@@ -128,7 +129,7 @@ describe('20k requests with random cancels', () => {
     expect(Object.values(outcomes).reduce((a, b) => a + b, 0)).toBe(N);
     expect((outcomes.cancelled ?? 0) + (outcomes['cancelled-stream'] ?? 0)).toBeGreaterThan(N * 0.1);
     // Lifecycles: every decision completed exactly once (cancels take a moment to propagate).
-    for (let i = 0; i < 200 && (scheduler.completions.some((c) => c === 0) || up.some((u) => u.open > 0)); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => !scheduler.completions.some((c) => c === 0) && !up.some((u) => u.open > 0), { timeoutMs: 2000 }).catch(() => undefined); // the assertion below says what is left
     expect(scheduler.completions.filter((c) => c !== 1)).toEqual([]);
     // Every request that got a completion or a stream was scheduled (early cancels may or may not be).
     const scheduled = (outcomes.json ?? 0) + (outcomes.stream ?? 0) + (outcomes['cancelled-stream'] ?? 0) + (outcomes['completed-before-cancel'] ?? 0);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool, SwitchyardError } from '@switchyard/core';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 

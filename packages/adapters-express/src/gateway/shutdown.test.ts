@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as undiciRequest } from 'undici';
 import { EndpointPool } from '@switchyard/core';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler, waitFor } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post, startGateway } from '../testing/harness.js';
 
 const chat = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...extra });
-const until = async (cond: () => boolean): Promise<void> => {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
+const until = (cond: () => boolean): Promise<true> => waitFor(cond) as Promise<true>;
 
 describe('graceful shutdown', () => {
   let up: FakeUpstream;
@@ -30,7 +27,7 @@ describe('graceful shutdown', () => {
     await until(() => up.open === 1);
     scheduler.behavior = () => 'queue';
     const queued = post(`${gw.url}/v1/chat/completions`, chat());
-    await until(() => scheduler.queued === 1);
+    await until(() => scheduler.waiting === 1);
 
     const closing = gw.handler.close({ graceMs: 10_000 });
     const q = await queued;

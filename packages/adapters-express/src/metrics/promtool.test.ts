@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Counter, Registry } from 'prom-client';
 import { EndpointPool, parsePrometheusText } from '@switchyard/core';
 import { EndpointRotation } from '@switchyard/express';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { deadAddress, get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool } from '@switchyard/core';
 import { ModelRegistry } from '@switchyard/express';
-import { FakeScheduler } from '../testing/fake-scheduler.js';
+import { FakeScheduler } from '@switchyard/core/testing';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { get, post, startGateway, type RunningGateway } from '../testing/harness.js';
 
@@ -43,7 +43,7 @@ describe('multi-model gateway', () => {
   it('routes each model and LoRA adapter to its own pool', async () => {
     expect((await ask('sql-lora')).headers['x-gateway-destination-endpoint-served']).toBe(llamaUp.address);
     expect((await ask('qwen-2')).headers['x-gateway-destination-endpoint-served']).toBe(qwenUp.address);
-    expect(llama.decisions.at(-1)?.request.targetModel).toBe('sql-lora');
+    expect(llama.decisions.at(-1)?.scheduled.targetModel).toBe('sql-lora');
   });
 
   it('answers an unknown model with 404 model_not_found', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecisionLog, EndpointPicker, EndpointPool, ManualClock, SwitchyardError, parseRequest, recordDecisions, type DecisionRecord, type RequestScheduler } from '@switchyard/core';
-import { metrics, seededRandom } from '../scheduling/test-fixtures.js';
+import { seededRandom } from '../clock/seeded-random.js';
+import { metrics } from '../testing/index.js';
 
 const chat = (id: string) =>
   parseRequest({ path: '/v1/chat/completions', headers: { 'x-request-id': id }, body: JSON.stringify({ model: 'llama', messages: [{ role: 'user', content: 'hello' }] }) });

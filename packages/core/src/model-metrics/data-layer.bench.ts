@@ -1,6 +1,6 @@
 import { bench, describe } from 'vitest';
 import { ENGINE_METRIC_MAPPINGS, extractEndpointMetrics, indexSamples, mappingMetricNames, parsePrometheusText, parseRequest } from '@switchyard/core';
-import { vllmMetricsPage } from './test-fixtures.js';
+import { vllmMetricsPage } from '../testing/index.js';
 
 const page = vllmMetricsPage({ engines: 2 });
 const wanted = mappingMetricNames(ENGINE_METRIC_MAPPINGS.vllm);

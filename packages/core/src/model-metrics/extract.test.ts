@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_METRIC_MAPPINGS, extractEndpointMetrics, missingCoreMetrics, parsePrometheusText, type EngineMetricMapping } from '@switchyard/core';
-import { SGLANG_PAGE, TRITON_TRTLLM_PAGE, TRTLLM_SERVE_PAGE, VLLM_LEGACY_PAGE, vllmMetricsPage } from './test-fixtures.js';
+import { SGLANG_PAGE, TRITON_TRTLLM_PAGE, TRTLLM_SERVE_PAGE, VLLM_LEGACY_PAGE, vllmMetricsPage } from '../testing/index.js';
 
 describe('extractEndpointMetrics', () => {
   it('reads a vLLM v1 page: queue, running, KV, LoRA (largest series) and cache geometry', () => {

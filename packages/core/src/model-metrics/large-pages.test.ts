@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EndpointPool, ENGINE_METRIC_MAPPINGS, ManualClock, MetricsScraper, mappingMetricNames, parsePrometheusText, type SwitchyardError } from '@switchyard/core';
-import { vllmMetricsPage } from './test-fixtures.js';
+import { vllmMetricsPage } from '../testing/index.js';
 
 const flush = (): Promise<void> => new Promise((resolve) => { setImmediate(resolve); });
 const MiB = 1024 * 1024;

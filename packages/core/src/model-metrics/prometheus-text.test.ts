@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatPrometheusText, histogramSeries, parsePrometheusExposition, parsePrometheusText, type MetricFamily, type MetricType, type Sample } from '@switchyard/core';
-import { vllmMetricsPage } from './test-fixtures.js';
+import { vllmMetricsPage } from '../testing/index.js';
 
 describe('parsePrometheusText', () => {
   it('reads HELP, TYPE, labels with escapes, special values and timestamps', () => {

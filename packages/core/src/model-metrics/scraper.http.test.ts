@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool, MetricsScraper, type EndpointMetrics, type MetricsScraperEvents, type SwitchyardError } from '@switchyard/core';
-import { SGLANG_PAGE, vllmMetricsPage } from './test-fixtures.js';
+import { SGLANG_PAGE, vllmMetricsPage } from '../testing/index.js';
 
 interface TestServer {
   readonly server: Server;

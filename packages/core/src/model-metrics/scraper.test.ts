@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock, MetricsScraper, SwitchyardError, type MetricsFetcher } from '@switchyard/core';
-import { SGLANG_PAGE, vllmMetricsPage } from './test-fixtures.js';
+import { SGLANG_PAGE, vllmMetricsPage } from '../testing/index.js';
 
 /** Lets pending promise callbacks (fetch resolution, `finally`) run. */
 const flush = (): Promise<void> => new Promise((resolve) => { setImmediate(resolve); });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { EndpointPicker, EndpointPool, ManualClock, SchedulerMetrics, createSchedulerConfig, parseRequest, type Filter } from '@switchyard/core';
-import { metrics as endpointMetrics } from '../scheduling/test-fixtures.js';
+import { metrics as endpointMetrics } from '../testing/index.js';
 
 const chat = () => parseRequest({ path: '/v1/chat/completions', headers: { 'x-llm-d-inference-fairness-id': 't1' }, body: JSON.stringify({ model: 'llama', messages: [{ role: 'user', content: 'hi' }] }) });
 

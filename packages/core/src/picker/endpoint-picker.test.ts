@@ -16,7 +16,8 @@ import {
   type RequestOutcome,
   type Scorer,
 } from '@switchyard/core';
-import { metrics, seededRandom } from '../scheduling/test-fixtures.js';
+import { seededRandom } from '../clock/seeded-random.js';
+import { metrics } from '../testing/index.js';
 
 const chat = (headers: Record<string, string> = {}, model = 'llama') =>
   parseRequest({ path: '/v1/chat/completions', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hello there' }], max_tokens: 20 }) });

@@ -1,7 +1,8 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { EndpointPicker, EndpointPool, ManualClock, SchedulerMetrics, createDefaultRegistry, loadConfig, parseRequest, type StalenessPolicy } from '@switchyard/core';
-import { metrics, seededRandom } from '../scheduling/test-fixtures.js';
+import { seededRandom } from '../clock/seeded-random.js';
+import { metrics } from '../testing/index.js';
 
 const chat = (i: number) => parseRequest({ path: '/v1/chat/completions', headers: {}, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: `question ${i}` }] }) });
 

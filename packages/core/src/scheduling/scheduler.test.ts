@@ -12,7 +12,7 @@ import {
   type Filter,
   type Scorer,
 } from '@switchyard/core';
-import { cycleContext, instantiate, poolOf, schedulingRequest } from './test-fixtures.js';
+import { cycleContext, instantiate, poolOf, schedulingRequest } from '../testing/index.js';
 
 const queue = () => instantiate(queueScorerPlugin) as Scorer;
 const kv = () => instantiate(kvCacheUtilizationScorerPlugin) as Scorer;

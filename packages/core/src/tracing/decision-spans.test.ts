@@ -1,7 +1,7 @@
 import * as otel from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EndpointPicker, EndpointPool, ManualClock, loadOpenTelemetry, openTelemetryDecisionTracer, parseRequest, recordDecisions } from '@switchyard/core';
-import { metrics } from '../scheduling/test-fixtures.js';
+import { metrics } from '../testing/index.js';
 
 interface TestSpan {
   readonly name: string;

@@ -9,7 +9,7 @@ import {
   prefixMatchAttribute,
   type StageDecider,
 } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../testing/index.js';
 
 describe('prefix-based-pd-decider (§12 case 9, bs = 1, prompt of 10 tokens)', () => {
   const [decode] = endpoints(1);

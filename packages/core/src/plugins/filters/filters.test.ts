@@ -18,7 +18,7 @@ import {
   type RequestLifecycle,
   type Scorer,
 } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, schedulingRequest, scoresOf } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, instantiate, schedulingRequest, scoresOf } from '../../testing/index.js';
 
 const ROLES = ['decode', 'prefill', 'encode', 'prefill-decode', 'both', 'encode-prefill', 'encode-prefill-decode', 'other', undefined] as const;
 const eps = endpoints(ROLES.length, undefined, (i) => (ROLES[i] === undefined ? {} : { 'llm-d.ai/role': ROLES[i] }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Attributes, EndpointPool, createDefaultRegistry, loadConfig, sloHeadroomTierFilterPlugin, type Filter, type LatencyPrediction } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../testing/index.js';
 
 const eps = endpoints(4);
 const request = (preds: Record<string, LatencyPrediction> | undefined, slo: { sloTtftMs?: number; sloTpotMs?: number } = { sloTtftMs: 100, sloTpotMs: 20 }) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { maxScorePickerPlugin, randomPickerPlugin, weightedRandomPickerPlugin, type Endpoint, type Picker } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, schedulingRequest, seededRandom } from '../../scheduling/test-fixtures.js';
+import { seededRandom } from '../../clock/seeded-random.js';
+import { cycleContext, endpoints, instantiate, schedulingRequest } from '../../testing/index.js';
 
 const picker = (def: Parameters<typeof instantiate>[0], k?: number): Picker =>
   instantiate(def, k === undefined ? {} : { maxNumOfEndpoints: k }) as Picker;

@@ -17,7 +17,7 @@ import {
   type Scorer,
   type StageDecider,
 } from '@switchyard/core';
-import { cycleContext, instantiate, poolOf, schedulingRequest } from '../../scheduling/test-fixtures.js';
+import { cycleContext, instantiate, poolOf, schedulingRequest } from '../../testing/index.js';
 
 const ROLES = ['decode', 'prefill', 'encode', 'decode'];
 const pool = poolOf(4, (i) => ({ waitingQueueSize: [3, 0, 0, 0][i] ?? 0 }), (i) => ({ 'llm-d.ai/role': ROLES[i] ?? '' }));

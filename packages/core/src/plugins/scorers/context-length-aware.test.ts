@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EndpointPicker, EndpointPool, contextLengthAwarePlugin, createDefaultRegistry, loadConfig, parseRequest, type Filter, type Scorer } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, schedulingRequest, scoresOf } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, instantiate, schedulingRequest, scoresOf } from '../../testing/index.js';
 import { parseTokenRange, tokenRangeScore } from './context-length-aware.js';
 
 const LABEL = 'llm-d.ai/context-length-range';

@@ -8,7 +8,7 @@ import {
   type LatencyPrediction,
   type Scorer,
 } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, poolOf, schedulingRequest, scoresOf } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, instantiate, poolOf, schedulingRequest, scoresOf } from '../../testing/index.js';
 
 const withPredictions = (preds: Record<string, LatencyPrediction>, slo: { ttft?: number; tpot?: number } = { ttft: 100, tpot: 20 }) => {
   const req = schedulingRequest({ sloTtftMs: slo.ttft, sloTpotMs: slo.tpot });

@@ -12,7 +12,7 @@ import {
   type Endpoint,
   type Scorer,
 } from '@switchyard/core';
-import { cycleContext, endpoints, instantiate, schedulingRequest, scoresOf } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, instantiate, schedulingRequest, scoresOf } from '../../testing/index.js';
 
 const scorer = (def: Parameters<typeof instantiate>[0], params: unknown = {}): Scorer => instantiate(def, params) as Scorer;
 

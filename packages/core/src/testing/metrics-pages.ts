@@ -1,6 +1,7 @@
 /**
  * Realistic `/metrics` pages for tests and benchmarks (shapes of vLLM v1, legacy vLLM, SGLang,
- * trtllm-serve and Triton TensorRT-LLM; values illustrative). Not exported from the package.
+ * trtllm-serve and Triton TensorRT-LLM; values illustrative), for testing scrapers and engine
+ * mappings.
  */
 
 const TTFT_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560];
@@ -29,7 +30,10 @@ process_resident_memory_bytes 2.147483648e+09
 # TYPE process_start_time_seconds gauge
 process_start_time_seconds 1.73955572e+09`;
 
-/** Builds a vLLM v1 page for `engines` DP ranks. */
+/**
+ * Builds a vLLM v1 page for `engines` DP ranks.
+ * @public
+ */
 export function vllmMetricsPage(opts: { running?: number; waiting?: number; kv?: number; engines?: number } = {}): string {
   const engines = opts.engines ?? 1;
   const parts: string[] = [PROCESS];
@@ -70,7 +74,10 @@ vllm:request_success_total{${labels},finished_reason="abort"} 2.0`);
   return `${parts.join('\n')}\n`;
 }
 
-/** A vLLM ≤0.11 page: `gpu_cache_usage_perc`, no `engine` label. */
+/**
+ * A vLLM ≤0.11 page: `gpu_cache_usage_perc`, no `engine` label.
+ * @public
+ */
 export const VLLM_LEGACY_PAGE = `# HELP vllm:num_requests_running Number of requests currently running on GPU.
 # TYPE vllm:num_requests_running gauge
 vllm:num_requests_running{model_name="m"} 2.0
@@ -82,7 +89,10 @@ vllm:num_requests_waiting{model_name="m"} 5.0
 vllm:gpu_cache_usage_perc{model_name="m"} 0.66
 `;
 
-/** An SGLang page (`--enable-metrics`). */
+/**
+ * An SGLang page (`--enable-metrics`).
+ * @public
+ */
 export const SGLANG_PAGE = `# HELP sglang:num_running_reqs The number of running requests.
 # TYPE sglang:num_running_reqs gauge
 sglang:num_running_reqs{engine_type="unified",model_name="Qwen/Qwen3-32B",moe_ep_rank="0",pp_rank="0",tp_rank="0"} 7.0
@@ -112,7 +122,10 @@ sglang:time_to_first_token_seconds_sum{engine_type="unified",model_name="Qwen/Qw
 sglang:time_to_first_token_seconds_count{engine_type="unified",model_name="Qwen/Qwen3-32B",moe_ep_rank="0",pp_rank="0",tp_rank="0"} 40.0
 `;
 
-/** A trtllm-serve page. */
+/**
+ * A trtllm-serve page.
+ * @public
+ */
 export const TRTLLM_SERVE_PAGE = `# TYPE trtllm_num_requests_waiting gauge
 trtllm_num_requests_waiting{model_name="llama"} 2
 # TYPE trtllm_num_requests_running gauge
@@ -125,7 +138,10 @@ trtllm_kv_cache_tokens_per_block{model_name="llama"} 32
 trtllm_kv_cache_max_blocks{model_name="llama"} 4096
 `;
 
-/** A Triton (TensorRT-LLM backend) page. */
+/**
+ * A Triton (TensorRT-LLM backend) page.
+ * @public
+ */
 export const TRITON_TRTLLM_PAGE = `# HELP nv_trt_llm_request_metrics TRT LLM request metrics
 # TYPE nv_trt_llm_request_metrics gauge
 nv_trt_llm_request_metrics{model="tensorrt_llm",request_type="context",version="1"} 1
