@@ -12,7 +12,7 @@ import {
   probabilisticAdmitterParameters,
   rejectionProbability,
 } from '@switchyard/core';
-import { metrics } from '../../scheduling/test-fixtures.js';
+import { metrics } from '../../testing/index.js';
 
 const defaults = probabilisticAdmitterParameters.parse(undefined);
 
