@@ -55,12 +55,19 @@ export function splitProfile(profile) {
     return stage;
   };
   const counts = {};
+  const self = new Map();
   const deltas = profile.timeDeltas;
   for (let i = 0; i < profile.samples.length; i++) {
     const stage = nodeStage(profile.samples[i]);
-    counts[stage] = (counts[stage] ?? 0) + (deltas[i] ?? 0) / 1000;
+    const ms = (deltas[i] ?? 0) / 1000;
+    counts[stage] = (counts[stage] ?? 0) + ms;
+    if (stage === 'idle') continue;
+    const f = byId.get(profile.samples[i]).callFrame;
+    const key = `${f.functionName || '(anonymous)'} (${f.url === '' ? 'native' : f.url.replace(/^.*\/(packages|node_modules)\//, '')}) [${stage}]`;
+    self.set(key, (self.get(key) ?? 0) + ms);
   }
   delete counts.idle;
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  return { totalMs: total, shares: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / total])) };
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => [k, v / total]);
+  return { totalMs: total, shares: Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / total])), top };
 }

@@ -111,7 +111,7 @@ try {
     scraping: { cores: scrapeCores, scrapesPerS, heapBeforeMB: i0.heapUsed / 1e6, heapAfterMB: i1.heapUsed / 1e6, heapGrowthKB: (i1.heapUsed - i0.heapUsed) / 1e3, gcMsPerS: (i1.gcMs - i0.gcMsAfter) / idleWall },
     perUnit: { cpuPerScrapeUs, netCpuPerDecisionMs, scrapesWantedPerS, scrapingCoresAtFullRate: (scrapesWantedPerS * cpuPerScrapeUs) / 1e6, modelledDecisionsPerCpuS },
     load: { decisions, errors: run.errors, failures: l1.failures - l0.failures, wallS: loadWall, decisionsPerS: decisions / loadWall, eppCpuS: cpuS, eppCores: cpuS / loadWall, decisionsPerCpuS: decisions / cpuS, cpuPerDecisionMs, scrapeMsPerDecision, gcMsPerDecision, p50: q(lat, 0.5), p99: q(lat, 0.99), mbPerS: run.bytes / 1e6 / loadWall },
-    split: { sampledMs: split.totalMs, perDecisionMs: Object.fromEntries(Object.entries(split.shares).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v * cpuPerDecisionMs])), shares: split.shares },
+    split: { sampledMs: split.totalMs, top: split.top, perDecisionMs: Object.fromEntries(Object.entries(split.shares).sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v * cpuPerDecisionMs])), shares: split.shares },
     heapAfterLoadMB: after.heapUsed / 1e6, rssAfterLoadMB: after.rss / 1e6,
   };
   const L = result.load;
@@ -134,6 +134,8 @@ try {
   console.log('| stage | ms per decision | share |\n|---|---:|---:|');
   for (const [k, v] of Object.entries(result.split.perDecisionMs)) console.log(`| ${k} | ${f(v, 3)} | ${f(100 * split.shares[k], 1)} % |`);
   console.log(`| (scraping, from the idle run: ${f(scrapeCores, 3)} cores × wall time / decisions) | ${f(scrapeMsPerDecision, 3)} | |`);
+  console.log('\nTop functions by self time (share of busy time):\n');
+  for (const [k, v] of split.top) console.log(`- ${f(100 * v, 1)} % ${k}`);
   if (JSON_OUT !== undefined) writeFileSync(JSON_OUT, JSON.stringify(result, null, 2));
   await closeChild(gen);
   await closeChild(epp);
