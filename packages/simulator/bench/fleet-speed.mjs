@@ -3,6 +3,7 @@
 // virtual-time / CPU-time speed per policy (best of REPEAT runs, since the build machine is
 // shared) and each policy's CPU cost relative to round-robin in the same run.
 // Usage: npm run build && REPEAT=3 GATEWAYS=1 node packages/simulator/bench/fleet-speed.mjs [policies...]
+import { createHash } from 'node:crypto';
 import { builtinPolicy, estimateCapacity, getProfile, runVirtualFleet, sharedPrefixWorkload } from '../dist/index.js';
 
 const policies = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['round-robin', 'least-queue', 'default', 'precise'];
@@ -20,13 +21,15 @@ for (const name of policies) {
     const run = await runVirtualFleet(workload, builtinPolicy(name), { pods: 8, gateways, profile: '8b-h100', seed: 1 });
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    if (best === undefined || cpuMs < best.cpu) best = { name, cpu: cpuMs, wall: run.wallMs, virtual: run.durationMs, hit: run.engine.prefixHits / run.engine.prefixQueries, n: run.records.length };
+    const digest = createHash('sha256').update(JSON.stringify({ records: run.records, samples: run.samples, durationMs: run.durationMs, engine: run.engine })).digest('hex').slice(0, 12);
+    if (best !== undefined && digest !== best.digest) throw new Error(`${name}: repeated runs differ (${digest} vs ${best.digest})`);
+    if (best === undefined || cpuMs < best.cpu) best = { name, digest, cpu: cpuMs, wall: run.wallMs, virtual: run.durationMs, hit: run.engine.prefixHits / run.engine.prefixQueries, n: run.records.length };
   }
   rows.push(best);
 }
 const base = rows.find((r) => r.name === 'round-robin') ?? rows[0];
 console.log(`requests ${rows[0].n}, prompt 8192 tokens, output 256, ${rate} req/s (70% of the estimated ${capacity.toFixed(1)}), 8 pods, ${gateways} gateway(s), best of ${repeat}, node ${process.version}`);
-console.log('policy        virtual s    cpu s   wall s   virtual/cpu   virtual/wall   cpu vs round-robin   hit rate');
+console.log('policy        virtual s    cpu s   wall s   virtual/cpu   virtual/wall   cpu vs round-robin   hit rate   result digest');
 for (const r of rows) {
-  console.log(`${r.name.padEnd(12)} ${(r.virtual / 1000).toFixed(1).padStart(9)} ${(r.cpu / 1000).toFixed(2).padStart(8)} ${(r.wall / 1000).toFixed(2).padStart(8)} ${(r.virtual / r.cpu).toFixed(0).padStart(12)}x ${(r.virtual / r.wall).toFixed(0).padStart(13)}x ${(r.cpu / base.cpu).toFixed(2).padStart(19)}x ${(r.hit * 100).toFixed(1).padStart(9)}%`);
+  console.log(`${r.name.padEnd(12)} ${(r.virtual / 1000).toFixed(1).padStart(9)} ${(r.cpu / 1000).toFixed(2).padStart(8)} ${(r.wall / 1000).toFixed(2).padStart(8)} ${(r.virtual / r.cpu).toFixed(0).padStart(12)}x ${(r.virtual / r.wall).toFixed(0).padStart(13)}x ${(r.cpu / base.cpu).toFixed(2).padStart(19)}x ${(r.hit * 100).toFixed(1).padStart(9)}%   ${r.digest}`);
 }

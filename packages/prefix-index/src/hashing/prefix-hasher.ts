@@ -75,6 +75,16 @@ export class PrefixHasher {
     return out;
   }
 
+  /**
+   * Allocation-free form of {@link PrefixHasher.chainBytes} for hot paths that assemble tokens in
+   * their own reused buffer: chains the first `n` full blocks of `words` (`blockSizeTokens`
+   * tokens each, `words.length ≥ n · blockSizeTokens`) from `prevKey` into `out[0..n)`. The keys
+   * equal those of `chainBytes` over the same tokens.
+   */
+  chainWordsInto(words: Uint32Array, prevKey: number, blockSizeTokens: number, out: Float64Array, n: number): void {
+    chainWords(words, n * blockSizeTokens * 4, blockSizeTokens, prevKey, out, n);
+  }
+
   /** {@link PrefixHasher.chainBytes} into a plain array (the request path's form, see `KeyChain`). */
   #chainToArray(bytes: Uint8Array, prevKey: number, options: ChainOptions): number[] {
     const n = blockCount(bytes.byteLength, options);

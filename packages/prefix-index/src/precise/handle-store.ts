@@ -63,20 +63,20 @@ export class HandleStore {
   }
 
   /**
-   * Creates a record for `handle` (which must be absent) owning `keys[0..count)`. The common case
-   * (one key, no pending tokens) is stored without allocating.
+   * Creates a record for `handle` (which must be absent) owning `keys[from..from + count)`. The
+   * common case (one key, no pending tokens) is stored without allocating.
    */
-  create(handle: number, keys: Float64Array, count: number, chainKey: number, pending: Uint32Array | undefined): number {
+  create(handle: number, keys: Float64Array, from: number, count: number, chainKey: number, pending: Uint32Array | undefined): number {
     const r = this.#alloc();
     this.#chainKey[r] = chainKey;
     this.#refs.fill(0, r * this.#tiers, (r + 1) * this.#tiers);
     if (count === 1 && pending === undefined) {
-      this.#key[r] = keys[0] as number;
+      this.#key[r] = keys[from] as number;
       this.#extra[r] = NONE;
     } else {
       this.#key[r] = Number.NaN;
       const slot = this.#extraFree.pop() ?? this.#extras.length;
-      this.#extras[slot] = { keys: keys.slice(0, count), chainKey, pending };
+      this.#extras[slot] = { keys: keys.slice(from, from + count), chainKey, pending };
       this.#extra[r] = slot;
     }
     this.#table.set(handle, r);

@@ -2,32 +2,30 @@ import { KeyTable } from '../table/key-table.js';
 
 const NONE = -1;
 
-function growInt(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
-}
-
 /**
  * Request key → endpoints holding it, with a reference count per cache tier for each (key,
- * endpoint) entry. Entries live in typed arrays (key, owner, next holder, per-tier counts) and are
+ * endpoint) entry. An entry is one record of `stride` int32s in `data` (owner slot, next holder,
+ * then one count per tier), so walking a key's holders touches one cache line per entry rather
+ * than one per field; the entry's key is kept apart (only removal and hints read it). Entries are
  * freed when every count is zero.
  * @internal
  */
 export class HolderTable {
   readonly table = new KeyTable(1024);
   readonly tiers: number;
+  /** Int32s per entry: owner, next, one count per tier. */
+  readonly stride: number;
+  /** Entry records: `data[e·stride]` owner slot, `[+1]` next entry of the same key, `[+2+t]` count of tier t. */
+  data: Int32Array;
   key: Float64Array = new Float64Array(1024);
-  owner: Int32Array = new Int32Array(1024);
-  next: Int32Array = new Int32Array(1024);
-  counts: Int32Array;
   #free = NONE;
   #used = 0;
   #live = 0;
 
   constructor(tiers: number) {
     this.tiers = tiers;
-    this.counts = new Int32Array(1024 * tiers);
+    this.stride = 2 + tiers;
+    this.data = new Int32Array(1024 * this.stride);
   }
 
   /** Live (key, endpoint) entries. */
@@ -37,54 +35,82 @@ export class HolderTable {
 
   /** Bytes of the typed arrays. */
   get byteLength(): number {
-    return this.table.byteLength + this.key.byteLength + this.owner.byteLength + this.next.byteLength + this.counts.byteLength;
+    return this.table.byteLength + this.key.byteLength + this.data.byteLength;
+  }
+
+  /** Owner slot of entry `e`. */
+  ownerOf(e: number): number {
+    return this.data[e * this.stride] as number;
+  }
+
+  /** Next entry of the same key after `e`, or -1. */
+  nextOf(e: number): number {
+    return this.data[e * this.stride + 1] as number;
   }
 
   /** Entry of (key, slot), or -1. */
   find(key: number, slot: number): number {
-    for (let e = this.table.get(key); e !== NONE; e = this.next[e] as number) if (this.owner[e] === slot) return e;
+    const d = this.data;
+    const S = this.stride;
+    for (let e = this.table.get(key); e !== NONE; e = d[e * S + 1] as number) if (d[e * S] === slot) return e;
     return NONE;
   }
 
-  /** Adds `delta` to the tier count of (key, slot), creating or freeing the entry as needed. */
-  adjust(key: number, slot: number, tier: number, delta: number): void {
+  /**
+   * Adds `delta` to the tier count of (key, slot), creating or freeing the entry as needed.
+   * @returns the entry of (key, slot) afterwards, or -1 when there is none
+   */
+  adjust(key: number, slot: number, tier: number, delta: number): number {
     const head = this.table.get(key);
+    const S = this.stride;
     let e = head;
-    while (e !== NONE && this.owner[e] !== slot) e = this.next[e] as number;
+    while (e !== NONE && this.data[e * S] !== slot) e = this.data[e * S + 1] as number;
     if (e === NONE) {
-      if (delta <= 0) return;
+      if (delta <= 0) return NONE;
       e = this.#alloc();
       this.key[e] = key;
-      this.owner[e] = slot;
-      this.next[e] = head;
+      this.data[e * S] = slot;
+      this.data[e * S + 1] = head;
       this.table.set(key, e);
       this.#live++;
     }
-    const i = e * this.tiers + tier;
-    const v = Math.max(0, (this.counts[i] as number) + delta);
-    this.counts[i] = v;
-    if (v === 0 && this.#empty(e)) this.#remove(e);
+    return this.#add(e, tier, delta);
+  }
+
+  /**
+   * {@link HolderTable.adjust} given a hint: `e`, an entry (key, slot) had earlier. Entries are
+   * unique per (key, slot), so when `e` still holds (key, slot) it is the entry and no lookup is
+   * needed; otherwise (freed, reused by another key) this falls back to the lookup.
+   */
+  adjustAt(e: number, key: number, slot: number, tier: number, delta: number): number {
+    if (this.#holds(e, key, slot)) return this.#add(e, tier, delta);
+    return this.adjust(key, slot, tier, delta);
   }
 
   /** Zeroes one tier's count of (key, slot), freeing the entry when nothing else holds it. */
   clearTier(key: number, slot: number, tier: number): void {
-    const e = this.find(key, slot);
+    this.clearTierAt(this.find(key, slot), key, slot, tier);
+  }
+
+  /** {@link HolderTable.clearTier} given a hint entry, as {@link HolderTable.adjustAt}. */
+  clearTierAt(hint: number, key: number, slot: number, tier: number): void {
+    const e = this.#holds(hint, key, slot) ? hint : this.find(key, slot);
     if (e === NONE) return;
-    this.counts[e * this.tiers + tier] = 0;
+    this.data[e * this.stride + 2 + tier] = 0;
     if (this.#empty(e)) this.#remove(e);
   }
 
   /** Removes every entry owned by `slot` (a full scan: only on endpoint removal and resets). */
   removeOwner(slot: number): void {
-    for (let e = 0; e < this.#used; e++) if (this.owner[e] === slot) this.#remove(e);
+    for (let e = 0; e < this.#used; e++) if (this.data[e * this.stride] === slot) this.#remove(e);
   }
 
   /** Weight of an entry: the highest weight among tiers with a non-zero count. */
   weightOf(e: number, weights: Float64Array): number {
     let w = 0;
-    const base = e * this.tiers;
+    const base = e * this.stride + 2;
     for (let t = 0; t < this.tiers; t++) {
-      if ((this.counts[base + t] as number) > 0) {
+      if ((this.data[base + t] as number) > 0) {
         const tw = weights[t] as number;
         if (tw > w) w = tw;
       }
@@ -92,27 +118,44 @@ export class HolderTable {
     return w;
   }
 
+  #holds(e: number, key: number, slot: number): boolean {
+    return e >= 0 && this.data[e * this.stride] === slot && this.key[e] === key;
+  }
+
+  #add(e: number, tier: number, delta: number): number {
+    const i = e * this.stride + 2 + tier;
+    const v = Math.max(0, (this.data[i] as number) + delta);
+    this.data[i] = v;
+    if (v === 0 && this.#empty(e)) {
+      this.#remove(e);
+      return NONE;
+    }
+    return e;
+  }
+
   #empty(e: number): boolean {
-    const base = e * this.tiers;
-    for (let t = 0; t < this.tiers; t++) if ((this.counts[base + t] as number) !== 0) return false;
+    const base = e * this.stride + 2;
+    for (let t = 0; t < this.tiers; t++) if ((this.data[base + t] as number) !== 0) return false;
     return true;
   }
 
   #remove(e: number): void {
+    const d = this.data;
+    const S = this.stride;
     const key = this.key[e] as number;
     const head = this.table.get(key);
     if (head === e) {
-      const rest = this.next[e] as number;
+      const rest = d[e * S + 1] as number;
       if (rest === NONE) this.table.delete(key);
       else this.table.set(key, rest);
     } else {
       let p = head;
-      while (p !== NONE && this.next[p] !== e) p = this.next[p] as number;
-      if (p !== NONE) this.next[p] = this.next[e] as number;
+      while (p !== NONE && d[p * S + 1] !== e) p = d[p * S + 1] as number;
+      if (p !== NONE) d[p * S + 1] = d[e * S + 1] as number;
     }
-    this.counts.fill(0, e * this.tiers, (e + 1) * this.tiers);
-    this.owner[e] = NONE;
-    this.next[e] = this.#free;
+    d.fill(0, e * S + 2, (e + 1) * S);
+    d[e * S] = NONE;
+    d[e * S + 1] = this.#free;
     this.#free = e;
     this.#live--;
   }
@@ -120,7 +163,7 @@ export class HolderTable {
   #alloc(): number {
     if (this.#free !== NONE) {
       const e = this.#free;
-      this.#free = this.next[e] as number;
+      this.#free = this.data[e * this.stride + 1] as number;
       return e;
     }
     if (this.#used === this.key.length) {
@@ -128,9 +171,9 @@ export class HolderTable {
       const key = new Float64Array(n);
       key.set(this.key);
       this.key = key;
-      this.owner = growInt(this.owner, n);
-      this.next = growInt(this.next, n);
-      this.counts = growInt(this.counts, n * this.tiers);
+      const data = new Int32Array(n * this.stride);
+      data.set(this.data);
+      this.data = data;
     }
     return this.#used++;
   }

@@ -1,6 +1,5 @@
 import { systemClock, type Clock } from '@switchyard/core';
 import type { BlockKeys, PrefixIndex, PrefixIndexStats, PrefixMatchResult } from '../api/types.js';
-import { tokensToBytes } from '../hashing/prompt-bytes.js';
 import type { PrefixHasher } from '../hashing/prefix-hasher.js';
 import { engineHashHandle } from '../kv-events/hash-value.js';
 import type { BlockRemovedEvent, BlockStoredEvent, KvEventBatch } from '../kv-events/types.js';
@@ -43,10 +42,10 @@ export class PreciseKvIndex implements PrefixIndex {
   readonly #options: PreciseKvIndexOptions;
   readonly #clock: Clock;
   readonly #maxBlocks: number;
-  #keyScratch = new Float64Array(8);
+  /** Reused buffers of event ingestion: request-block tokens and their keys. */
+  #wordScratch = new Uint32Array(256);
+  #keyScratch = new Float64Array(16);
   readonly #roots: RootKeyCache;
-  readonly #blockWords: Uint32Array;
-  readonly #blockBytes: Uint8Array;
   #lookups = 0;
   #overflows = 0;
 
@@ -61,8 +60,6 @@ export class PreciseKvIndex implements PrefixIndex {
     this.#spec = new Speculations(this.#holders, this.#tiers.speculativeSlot, options.speculativeTtlMs ?? 2000, this.#gens);
     this.#clock = options.clock ?? systemClock;
     this.#maxBlocks = options.maxBlocksPerEndpoint ?? 2_000_000;
-    this.#blockWords = new Uint32Array(this.blockSizeTokens);
-    this.#blockBytes = tokensToBytes(this.#blockWords);
   }
 
   /** Live (block, endpoint) entries. */
@@ -218,26 +215,24 @@ export class PreciseKvIndex implements PrefixIndex {
     const holders = this.#holders;
     const slot = state.slot;
     const speculating = this.#spec.active;
-    const perBlock = Math.ceil(E / B) + 1;
-    if (this.#keyScratch.length < perBlock) this.#keyScratch = new Float64Array(perBlock);
-    const keys = this.#keyScratch;
-    // Request blocks are assembled in one reused buffer (pending tokens of the parent, then this
-    // event's tokens), so hashing allocates nothing per block.
-    const blockWords = this.#blockWords;
-    const blockBytes = this.#blockBytes;
-    let boundary = 0;
+    // The parent's pending tokens, then this event's tokens, cut into request blocks: every full
+    // request block of the event is hashed in one pass over one reused buffer (nothing is
+    // allocated per block), then each engine block takes the keys whose blocks end inside it.
+    const total = P + n * E;
+    const nKeys = Math.floor(total / B);
+    const words = this.#wordBuffer(nKeys * B);
+    const keys = this.#keyBuffer(nKeys);
+    const head = Math.min(P, nKeys * B);
+    for (let t = 0; t < head; t++) words[t] = (pending as Uint32Array)[t] as number;
+    for (let t = head; t < nKeys * B; t++) words[t] = (tokens[t - P] as number) >>> 0;
+    this.#hasher.chainWordsInto(words, chainKey, B, keys, nKeys);
+    let k = 0;
     for (let j = 0; j < n; j++) {
       const end = P + (j + 1) * E;
-      let count = 0;
-      while (boundary + B <= end) {
-        for (let k = 0; k < B; k++) {
-          const t = boundary + k;
-          blockWords[k] = t < P ? (pending as Uint32Array)[t] as number : (tokens[t - P] as number) >>> 0;
-        }
-        chainKey = this.#hasher.blockKey(chainKey, blockBytes);
-        keys[count++] = chainKey;
-        boundary += B;
-      }
+      const first = k;
+      while ((k + 1) * B <= end) k++;
+      if (k > first) chainKey = keys[k - 1] as number;
+      const boundary = k * B;
       let rest: Uint32Array | undefined;
       if (end > boundary) {
         rest = new Uint32Array(end - boundary);
@@ -245,12 +240,18 @@ export class PreciseKvIndex implements PrefixIndex {
       }
       const handle = engineHashHandle(event.blockHashes[j] as bigint | number);
       let r = handles.find(handle);
-      if (r < 0) r = handles.create(handle, keys, count, chainKey, rest);
+      if (r < 0) r = handles.create(handle, keys, first, k - first, chainKey, rest);
       if (handles.addRef(r, tier, 1) === 1) {
         const owned = handles.keyCount(r);
-        for (let k = 0; k < owned; k++) holders.adjust(handles.keyAt(r, k), slot, tier, 1);
-        // Confirmed: a later BlockRemoved must not be masked by a speculation still alive.
-        if (speculating) for (let k = 0; k < owned; k++) this.#spec.confirm(handles.keyAt(r, k), slot);
+        if (owned === 1) {
+          const key = handles.keyAt(r, 0);
+          const e = holders.adjust(key, slot, tier, 1);
+          // Confirmed: a later BlockRemoved must not be masked by a speculation still alive.
+          if (speculating) this.#spec.confirm(key, slot, e);
+        } else {
+          for (let q = 0; q < owned; q++) holders.adjust(handles.keyAt(r, q), slot, tier, 1);
+          if (speculating) for (let q = 0; q < owned; q++) this.#spec.confirm(handles.keyAt(r, q), slot);
+        }
       }
     }
     if (handles.size > this.#maxBlocks) {
@@ -258,6 +259,16 @@ export class PreciseKvIndex implements PrefixIndex {
       this.#problem('overflow', endpointId, `more than ${this.#maxBlocks} engine blocks; endpoint cleared`);
       this.clearEndpoint(endpointId);
     }
+  }
+
+  #wordBuffer(n: number): Uint32Array {
+    if (this.#wordScratch.length < n) this.#wordScratch = new Uint32Array(Math.max(n, this.#wordScratch.length * 2));
+    return this.#wordScratch;
+  }
+
+  #keyBuffer(n: number): Float64Array {
+    if (this.#keyScratch.length < n) this.#keyScratch = new Float64Array(Math.max(n, this.#keyScratch.length * 2));
+    return this.#keyScratch;
   }
 
   #removed(state: EndpointState, endpointId: string, event: BlockRemovedEvent): void {

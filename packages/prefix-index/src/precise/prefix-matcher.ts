@@ -21,11 +21,14 @@ export class LongestPrefixMatcher {
     const weighted = this.#weighted;
     const touched = this.#touched;
     let nTouched = 0;
+    const data = holders.data;
+    const S = holders.stride;
+    const table = holders.table;
     for (const chain of keys.chains) {
       for (let i = 0; i < chain.length; i++) {
         let advanced = false;
-        for (let e = holders.table.get(chain[i] as number); e !== -1; e = holders.next[e] as number) {
-          const s = holders.owner[e] as number;
+        for (let e = table.get(chain[i] as number); e !== -1; e = data[e * S + 1] as number) {
+          const s = data[e * S] as number;
           // Only endpoints that held every earlier block of this chain continue their run.
           if (run[s] !== i) continue;
           if (cached[s] === 0) touched[nTouched++] = s;

@@ -1,8 +1,9 @@
 import type { HolderTable } from './holder-table.js';
 
 /**
- * FIFO of speculative entries (key, endpoint slot, slot generation, expiry), as a growable ring
- * buffer: entries expire in insertion order because the TTL is constant.
+ * FIFO of speculative entries (key, endpoint slot, slot generation, expiry, and the holder-table
+ * entry it counted in, as a hint that spares the lookup on expiry), as a growable ring buffer:
+ * entries expire in insertion order because the TTL is constant.
  * @internal
  */
 export class SpeculativeRing {
@@ -10,6 +11,7 @@ export class SpeculativeRing {
   #slots = new Int32Array(256);
   #gens = new Int32Array(256);
   #expires = new Float64Array(256);
+  #entries = new Int32Array(256);
   #head = 0;
   #size = 0;
 
@@ -19,23 +21,24 @@ export class SpeculativeRing {
   }
 
   /** Appends an entry. */
-  push(key: number, slot: number, gen: number, expiresAt: number): void {
+  push(key: number, slot: number, gen: number, expiresAt: number, entry: number): void {
     if (this.#size === this.#keys.length) this.#grow();
     const i = (this.#head + this.#size) % this.#keys.length;
     this.#keys[i] = key;
     this.#slots[i] = slot;
     this.#gens[i] = gen;
     this.#expires[i] = expiresAt;
+    this.#entries[i] = entry;
     this.#size++;
   }
 
   /** Pops entries that expired at `now` (or all beyond `maxSize`), calling `fn` for each. */
-  expire(now: number, maxSize: number, fn: (key: number, slot: number, gen: number) => void): void {
+  expire(now: number, maxSize: number, fn: (key: number, slot: number, gen: number, entry: number) => void): void {
     const cap = this.#keys.length;
     while (this.#size > 0) {
       const i = this.#head;
       if ((this.#expires[i] as number) > now && this.#size <= maxSize) break;
-      fn(this.#keys[i] as number, this.#slots[i] as number, this.#gens[i] as number);
+      fn(this.#keys[i] as number, this.#slots[i] as number, this.#gens[i] as number, this.#entries[i] as number);
       this.#head = (i + 1) % cap;
       this.#size--;
     }
@@ -48,17 +51,20 @@ export class SpeculativeRing {
     const slots = new Int32Array(n);
     const gens = new Int32Array(n);
     const expires = new Float64Array(n);
+    const entries = new Int32Array(n);
     for (let k = 0; k < this.#size; k++) {
       const i = (this.#head + k) % cap;
       keys[k] = this.#keys[i] as number;
       slots[k] = this.#slots[i] as number;
       gens[k] = this.#gens[i] as number;
       expires[k] = this.#expires[i] as number;
+      entries[k] = this.#entries[i] as number;
     }
     this.#keys = keys;
     this.#slots = slots;
     this.#gens = gens;
     this.#expires = expires;
+    this.#entries = entries;
     this.#head = 0;
   }
 }
@@ -75,6 +81,10 @@ export class Speculations {
   readonly #tier: number;
   readonly #ttl: number;
   readonly #gens: readonly number[];
+  /** Undoes one expired entry (created once: expiry runs on every match). */
+  readonly #undo = (key: number, slot: number, gen: number, entry: number): void => {
+    if ((this.#gens[slot] ?? 0) === gen) this.#holders.adjustAt(entry, key, slot, this.#tier, -1);
+  };
 
   constructor(holders: HolderTable, tier: number, ttlMs: number, gens: readonly number[]) {
     this.#holders = holders;
@@ -90,20 +100,18 @@ export class Speculations {
 
   /** Counts `key` as held by `slot` until `now + ttl` (or confirmation). */
   add(key: number, slot: number, now: number): void {
-    this.#holders.adjust(key, slot, this.#tier, 1);
-    this.#ring.push(key, slot, this.#gens[slot] ?? 0, now + this.#ttl);
+    const entry = this.#holders.adjust(key, slot, this.#tier, 1);
+    this.#ring.push(key, slot, this.#gens[slot] ?? 0, now + this.#ttl, entry);
   }
 
-  /** The engine confirmed `key` on `slot`: its events alone decide from now on. */
-  confirm(key: number, slot: number): void {
-    this.#holders.clearTier(key, slot, this.#tier);
+  /** The engine confirmed `key` on `slot` (`entry`: its holder entry, a hint): its events alone decide from now on. */
+  confirm(key: number, slot: number, entry = -1): void {
+    this.#holders.clearTierAt(entry, key, slot, this.#tier);
   }
 
   /** Drops speculations whose TTL ended by `now`. */
   expire(now: number): void {
     if (this.#ring.size === 0) return;
-    this.#ring.expire(now, 1_000_000, (key, slot, gen) => {
-      if ((this.#gens[slot] ?? 0) === gen) this.#holders.adjust(key, slot, this.#tier, -1);
-    });
+    this.#ring.expire(now, 1_000_000, this.#undo);
   }
 }

@@ -1,4 +1,5 @@
-import { chainRoot, hashBlock, hashBlocks } from '../util/block-hash.js';
+import { chainRoot, hashBlock } from '../util/block-hash.js';
+import { promptBlockHashes } from '../util/shared-prompts.js';
 import { hashString32 } from '../util/prng.js';
 import { syntheticToken } from '../tokens/synthetic.js';
 import type { EngineRequestCallbacks, EngineRequestSpec } from './types.js';
@@ -76,7 +77,7 @@ export class Sequence implements EngineRequestView {
     this.arrivedAt = arrivedAt;
     this.#outputTokens = spec.outputTokens;
     this.#outputSeed = spec.outputSeed ?? hashString32(spec.id);
-    hashBlocks(this.prompt, this.promptLength, blockSize, this.root, this.hashes);
+    promptBlockHashes(this.prompt, this.promptLength, blockSize, this.root, this.hashes);
   }
 
   /** Prompt plus generated tokens. */

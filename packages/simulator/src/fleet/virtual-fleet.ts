@@ -5,7 +5,7 @@ import { getProfile } from '../engine/profiles.js';
 import type { EngineProfile, EngineRequestResult } from '../engine/types.js';
 import type { LoadSample, PolicyRun, RequestRecord } from '../report/types.js';
 import { createRng, type Rng } from '../util/prng.js';
-import { generatedLength, materializePrompt } from '../workloads/prompt.js';
+import { generatedLength, sharedPromptTokens } from '../workloads/prompt.js';
 import type { Workload } from '../workloads/types.js';
 import { driveClock } from './driver.js';
 import { DEFAULT_GATEWAY_CPU, gatewayCpuMs, requestPathMs } from './gateway-cost.js';
@@ -234,7 +234,7 @@ class VirtualFleetRun {
     this.#pending++;
     const cpu = this.#o.gatewayCpu === false ? 0 : gatewayCpuMs(this.#o.gatewayCpu ?? DEFAULT_GATEWAY_CPU, item.promptLength);
     const pick = (): void => {
-      const tokens = materializePrompt(item);
+      const tokens = sharedPromptTokens(item);
       policy.scheduler.pick(itemRequest(item, tokens, this.#modelName), itemPickOptions(item)).then(
         (decision) => {
           this.#pending--;

@@ -2,11 +2,27 @@ import type { KvEventBatch as PrefixKvEventBatch, KvEvent as PrefixKvEvent } fro
 import type { KvEventBatch } from '../engine/kv-events.js';
 
 /**
+ * Batches already converted: every gateway replica's precise index receives the same engine batch
+ * object, so it is converted once (the converted form is never mutated by the index).
+ */
+const converted = new WeakMap<KvEventBatch, PrefixKvEventBatch>();
+
+/**
  * Converts an engine batch to the decoded form `@switchyard/prefix-index` ingests (what its
  * decoder would produce from the wire bytes): tiers lower-cased, null parents as undefined.
+ * Converting the same batch object again returns the same result object.
  * @public
  */
 export function toPrefixIndexBatch(batch: KvEventBatch): PrefixKvEventBatch {
+  let out = converted.get(batch);
+  if (out === undefined) {
+    out = convert(batch);
+    converted.set(batch, out);
+  }
+  return out;
+}
+
+function convert(batch: KvEventBatch): PrefixKvEventBatch {
   const events: PrefixKvEvent[] = batch.events.map((e): PrefixKvEvent => {
     switch (e.type) {
       case 'BlockStored':

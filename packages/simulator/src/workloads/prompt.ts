@@ -1,4 +1,5 @@
 import { fillSyntheticTokens } from '../tokens/synthetic.js';
+import { shareTokens } from '../util/shared-prompts.js';
 import type { PromptPart, SyntheticSpan, WorkloadItem } from './types.js';
 
 const partLength = (p: PromptPart): number => (p instanceof Uint32Array ? p.length : p.length);
@@ -59,6 +60,49 @@ export function materializePrompt(prompt: readonly PromptPart[] | WorkloadItem):
     at += partLength(p);
   }
   return out;
+}
+
+/** Token budget of the whole-prompt cache (≈64 MiB). */
+const PROMPT_CACHE_MAX_TOKENS = 16 * 1024 * 1024;
+/** Whole prompts made only of synthetic spans, by span list, least recently used first. */
+const promptCache = new Map<string, Uint32Array>();
+let promptCacheTokens = 0;
+
+/** Cache key of a prompt made only of synthetic spans, or undefined when it has literal parts. */
+function spansKey(parts: readonly PromptPart[]): string | undefined {
+  let key = '';
+  for (const p of parts) {
+    if (p instanceof Uint32Array) return undefined;
+    key += `${p.seed}:${p.offset ?? 0}:${p.length}|`;
+  }
+  return key;
+}
+
+/**
+ * The token ids of a workload item's prompt as a **shared, read-only** array: a prompt made of
+ * synthetic spans is built once and the same array is returned every time it recurs (bounded
+ * cache), so the engines can reuse its block hashes too. Callers must not write to it; use
+ * {@link materializePrompt} for a private copy.
+ * @internal
+ */
+export function sharedPromptTokens(item: WorkloadItem): Uint32Array {
+  const key = spansKey(item.prompt);
+  if (key === undefined) return materializePrompt(item);
+  const hit = promptCache.get(key);
+  if (hit !== undefined) {
+    promptCache.delete(key);
+    promptCache.set(key, hit);
+    return hit;
+  }
+  const tokens = shareTokens(materializePrompt(item));
+  promptCache.set(key, tokens);
+  promptCacheTokens += tokens.length;
+  for (const [k, v] of promptCache) {
+    if (promptCacheTokens <= PROMPT_CACHE_MAX_TOKENS) break;
+    promptCache.delete(k);
+    promptCacheTokens -= v.length;
+  }
+  return tokens;
 }
 
 /**
