@@ -12,3 +12,4 @@ export * from './metrics/index.js';
 export * from './subscriber/index.js';
 export * from './tokenizer/index.js';
 export * from './plugins/index.js';
+export * from './profiles/switchyard.js';

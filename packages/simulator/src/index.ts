@@ -13,3 +13,4 @@ export * from './report/index.js';
 export * from './fleet/index.js';
 export * from './policies/index.js';
 export * from './bounds/index.js';
+export * from './matrix/index.js';

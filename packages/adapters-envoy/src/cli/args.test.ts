@@ -11,6 +11,12 @@ describe('parseEppArgs', () => {
     expect(a).toMatchObject({ config: 'c.yaml', endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'], grpcPort: 0, metricsPort: 9191, tlsCert: 'c.pem', tlsKey: 'k.pem', scrapeIntervalMs: 100, maxBodyBytes: 1000, trustHeaders: false, host: '127.0.0.1' });
   });
 
+  it('reads --profile', () => {
+    expect(parseEppArgs(['--profile', 'switchyard']).profile).toBe('switchyard');
+    expect(parseEppArgs(['--profile', 'llm-d']).profile).toBe('llm-d');
+    expect(parseEppArgs([]).profile).toBeUndefined();
+  });
+
   it.each([
     [['--grpc-port', '70000'], /--grpc-port/],
     [['--tls-cert', 'c.pem'], /--tls-key/],
@@ -19,6 +25,8 @@ describe('parseEppArgs', () => {
     [['--scrape-interval-ms', '10'], /≥ 50/],
     [['--endpoints', ' , '], /at least one/],
     [['--bogus'], /bogus/],
+    [['--profile', 'fastest'], /--profile: expected switchyard or llm-d/],
+    [['--profile', 'switchyard', '--config', 'c.yaml'], /--profile and --config/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseEppArgs(argv)).toThrow(message);
   });

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
+import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
 import { EPP_KUBERNETES_FLAGS, EPP_KUBERNETES_USAGE, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
 
 /**
@@ -9,6 +10,8 @@ import { EPP_KUBERNETES_FLAGS, EPP_KUBERNETES_USAGE, kubernetesFlagValues, type 
 export interface EppCliArgs {
   /** EndpointPickerConfig file (YAML or JSON); llm-d defaults when absent. */
   readonly config: string | undefined;
+  /** Built-in routing profile used when no `--config` is given (`switchyard` or `llm-d`). */
+  readonly profile: RoutingProfileName | undefined;
   /** Endpoints given on the command line. */
   readonly endpoints: readonly string[] | undefined;
   /** InferenceObjective / InferenceModelRewrite manifests file. */
@@ -46,7 +49,7 @@ export interface EppCliArgs {
 }
 
 /** Usage text of the CLI. @public */
-export const EPP_USAGE = `Usage: switchyard-epp [--config FILE] [--endpoints ip:port,... | --endpoints-file FILE]
+export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,... | --endpoints-file FILE]
                       [--resources FILE]
                       [--grpc-port 9002] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
@@ -57,6 +60,8 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE] [--endpoints ip:
 Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
 
   --config FILE             llm-d EndpointPickerConfig (YAML or JSON); llm-d defaults when omitted
+  --profile P               built-in routing profile instead of --config: llm-d (default) or
+                            switchyard (lowest estimated TTFT, docs/scheduling.md)
   --endpoints LIST          comma-separated ip:port model servers of the pool
   --endpoints-file FILE     file of ip:port entries (one per line or comma-separated, # comments)
   --resources FILE          InferenceObjective / InferenceModelRewrite manifests (YAML or JSON;
@@ -110,6 +115,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
       args: [...argv],
       options: {
         config: { type: 'string', short: 'c' },
+        profile: { type: 'string' },
         endpoints: { type: 'string', short: 'e' },
         'endpoints-file': { type: 'string' },
         resources: { type: 'string', short: 'r' },
@@ -148,8 +154,12 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
   const logFormat = values['log-format'] ?? 'auto';
   if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${logFormat}"`);
+  const profile = values.profile;
+  if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
+  if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
   return {
     config: values.config,
+    profile: profile as RoutingProfileName | undefined,
     endpoints,
     endpointsFile: values['endpoints-file'],
     resources: values.resources,

@@ -116,6 +116,21 @@ describe('switchyard-epp', () => {
     epp = undefined;
   });
 
+  it('runs the switchyard routing profile with --profile switchyard', async () => {
+    const stop = new AbortController();
+    let err = '';
+    let exited: Promise<number> | undefined;
+    const started = new Promise<RunningEpp>((resolve) => {
+      exited = runEppCli(['--profile', 'switchyard', '--endpoints', '127.0.0.1:1', '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0'], { stdout: () => undefined, stderr: (t) => (err += t), signal: stop.signal, onStarted: resolve });
+    });
+    const epp = await started;
+    expect(err).toContain('estimated-ttft-scorer');
+    expect(err).not.toContain('queue-scorer');
+    stop.abort();
+    expect(await exited).toBe(0);
+    await epp.server.close();
+  });
+
   it('rejects an invalid config with a message naming the field', async () => {
     await writeFile(join(dir, 'bad.yaml'), 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\nplugins:\n- type: no-such-plugin\n');
     await expect(runEppCli(['--config', join(dir, 'bad.yaml'), '--endpoints', '127.0.0.1:1', '--grpc-port', '0', '--metrics-port', '0'], { stdout: () => undefined, stderr: () => undefined, signal: AbortSignal.abort() })).rejects.toThrow(/no-such-plugin/);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { routingProfileConfig } from '@switchyard/prefix-index';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SwitchyardError, createLogger, loadOpenTelemetry, openTelemetryDecisionTracer, requestLogger, type LogSink } from '@switchyard/core';
 import { startEpp, type RunningEpp } from '../epp/start-epp.js';
@@ -44,7 +45,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
   const kubeMetrics = kube === undefined ? undefined : new kube.k8s.KubernetesMetrics();
   const epp = await startEpp({
     ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
-    configText: args.config === undefined ? undefined : await readFile(args.config, 'utf8'),
+    configText: args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8'),
     resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
     endpoints,
     host: args.host,

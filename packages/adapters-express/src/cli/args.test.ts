@@ -20,6 +20,8 @@ describe('parseGatewayArgs', () => {
     expect(parseGatewayArgs(['--console']).console).toBe(true);
     expect(parseGatewayArgs(['--pool-name', 'chat', '--pool-namespace', 'llm', '--kubeconfig', 'kc']).kubernetes).toEqual({ 'pool-name': 'chat', 'pool-namespace': 'llm', kubeconfig: 'kc' });
     expect(parseGatewayArgs(['-h']).help).toBe(true);
+    expect(parseGatewayArgs(['--profile', 'switchyard']).profile).toBe('switchyard');
+    expect(parseGatewayArgs(['--profile', 'llm-d']).profile).toBe('llm-d');
   });
 
   it.each([
@@ -28,6 +30,8 @@ describe('parseGatewayArgs', () => {
     [['--endpoints', ','], /--endpoints/],
     [['--endpoints', '10.0.0.1:8000', '--pool-name', 'chat'], /--endpoints and --pool-name/],
     [['--bogus'], /bogus/],
+    [['--profile', 'fastest'], /--profile: expected switchyard or llm-d/],
+    [['--profile', 'switchyard', '--config', 'c.yaml'], /--profile and --config/],
     [['--log-level', 'loud'], /--log-level/],
     [['--log-format', 'xml'], /--log-format/],
   ])('rejects %j', (argv, message) => {

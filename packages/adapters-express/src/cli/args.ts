@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
+import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
 import { GATEWAY_KUBERNETES_FLAGS, GATEWAY_KUBERNETES_USAGE, gatewayKubernetesFlags, type GatewayKubernetesFlags } from './kubernetes.js';
 
 /**
@@ -9,6 +10,8 @@ import { GATEWAY_KUBERNETES_FLAGS, GATEWAY_KUBERNETES_USAGE, gatewayKubernetesFl
 export interface GatewayCliArgs {
   /** EndpointPickerConfig file (YAML or JSON), optionally with a `gateway` section. */
   readonly config: string | undefined;
+  /** Built-in routing profile used when no `--config` is given (`switchyard` or `llm-d`). */
+  readonly profile: RoutingProfileName | undefined;
   /** Endpoints given on the command line (one pool, no model registry). */
   readonly endpoints: readonly string[] | undefined;
   /** Listen port (overrides the config). */
@@ -30,7 +33,7 @@ export interface GatewayCliArgs {
 }
 
 /** Usage text of the CLI. @public */
-export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
+export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
                           [--log-level info] [--log-format auto|json|pretty] [--otel]
        switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
 
@@ -38,6 +41,8 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
 
   --config FILE        llm-d EndpointPickerConfig (YAML or JSON) with an optional "gateway"
                        section (pools, models, endpoints, trust); llm-d defaults when omitted
+  --profile P          built-in routing profile instead of --config: llm-d (default: llm-d's
+                       default scorers) or switchyard (lowest estimated TTFT, docs/scheduling.md)
   --endpoints LIST     comma-separated ip:port model servers: one pool, every model name is
                        forwarded to it, /v1/models comes from the servers themselves
   --port N             listen port (default 8080, or gateway.listen.port)
@@ -68,6 +73,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
       args: [...argv],
       options: {
         config: { type: 'string', short: 'c' },
+        profile: { type: 'string' },
         endpoints: { type: 'string', short: 'e' },
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
@@ -99,5 +105,8 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const logLevel = parseLogLevel(values['log-level'] ?? 'info');
   const kubernetes = gatewayKubernetesFlags(values);
   if (endpoints !== undefined && Object.values(kubernetes).some((v) => v !== undefined)) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
-  return { config: values.config, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, help: values.help === true };
+  const profile = values.profile;
+  if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
+  if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
+  return { config: values.config, profile: profile as RoutingProfileName | undefined, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, help: values.help === true };
 }

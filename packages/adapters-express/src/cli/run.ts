@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createLogger, isSwitchyardError, loadOpenTelemetry, openTelemetryDecisionTracer, requestLogger, type LogSink } from '@switchyard/core';
 import type { PluginDefinition } from '@switchyard/core';
+import { routingProfileConfig } from '@switchyard/prefix-index';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
 import { runGatewayExplain } from './explain.js';
@@ -49,6 +50,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
         return { kind: 'exit', code: 2 };
       }
     }
+    if (text === undefined && args.profile !== undefined) text = routingProfileConfig(args.profile);
     const otel = args.otel ? await loadOpenTelemetry() : undefined;
     if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
     const discovered = gatewayWantsKubernetes(args.kubernetes);

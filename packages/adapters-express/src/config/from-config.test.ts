@@ -315,6 +315,17 @@ describe('switchyard-gateway CLI', () => {
     await result.gateway.close();
   });
 
+  it('runs the switchyard routing profile with --profile switchyard', async () => {
+    const err: string[] = [];
+    const result = await runGatewayCli(['--profile', 'switchyard', '--endpoints', up.address, '--port', '0', '--host', '127.0.0.1'], { out: () => undefined, err: (l) => err.push(l) });
+    if (result.kind !== 'running') throw new Error(`CLI exited: ${err.join('\n')}`);
+    const types = [...(result.gateway.pools[0]?.config.plugins.values() ?? [])].map((p) => p.type);
+    expect(types).toEqual(expect.arrayContaining(['estimated-ttft-scorer', 'approx-prefix-cache-producer']));
+    expect(types).not.toContain('queue-scorer');
+    expect((await post(`${result.url}/v1/completions`, { model: 'x', prompt: 'hi' })).status).toBe(200);
+    await result.gateway.close();
+  });
+
   it('prints help, and explains bad flags and unreadable files', async () => {
     const out: string[] = [];
     const err: string[] = [];

@@ -38,6 +38,7 @@ import { queueScorerPlugin } from './scorers/queue-scorer.js';
 import { runningRequestsSizeScorerPlugin } from './scorers/running-requests-scorer.js';
 import { sessionAffinityScorerPlugin } from './scorers/session-affinity-scorer.js';
 import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
+import { estimatedTtftScorerPlugin } from './scorers/estimated-ttft-scorer.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -64,6 +65,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   kvCacheUtilizationScorerPlugin,
   loadAwareScorerPlugin,
   tokenLoadScorerPlugin,
+  estimatedTtftScorerPlugin,
   activeRequestScorerPlugin,
   loraAffinityScorerPlugin,
   sessionAffinityScorerPlugin,

@@ -67,6 +67,12 @@ export interface Scorer extends Plugin {
    * `endpoints[i]` to `out[i]` (NaN = no score, counted as 0). Must agree with {@link Scorer.score}.
    */
   scoreInto?(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void;
+  /**
+   * Optional: the numbers behind the scores of `endpoints[i]` (e.g. an estimated TTFT and its
+   * inputs), one record per endpoint. Called only when the decision is traced; the trace shows
+   * them as the scorer's `details`.
+   */
+  explain?(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): readonly object[];
 }
 
 /**

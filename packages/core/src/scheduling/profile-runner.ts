@@ -85,7 +85,7 @@ export class ProfileRunner {
       if (trace !== undefined) {
         const rec: Record<string, number> = {};
         for (let i = 0; i < n; i++) rec[(endpoints[i] as Endpoint).id] = scratch[i] as number;
-        trace.scorer(scorer.name, w, rec);
+        trace.scorer(scorer.name, w, rec, explainScores(ctx, scorer, request, endpoints));
       }
     }
 
@@ -103,4 +103,16 @@ export class ProfileRunner {
     }
     return { result: new LazyProfileResult(targets, endpoints, totals) };
   }
+}
+
+/** A scorer's `explain` output keyed by endpoint id, for the trace; undefined when it has none. */
+function explainScores(ctx: CycleContext, scorer: Scorer, request: SchedulingRequest, endpoints: readonly Endpoint[]): Record<string, object> | undefined {
+  if (scorer.explain === undefined) return undefined;
+  const list = scorer.explain(ctx, request, endpoints);
+  const out: Record<string, object> = {};
+  for (let i = 0; i < endpoints.length; i++) {
+    const d = list[i];
+    if (d !== undefined) out[(endpoints[i] as Endpoint).id] = d;
+  }
+  return out;
 }

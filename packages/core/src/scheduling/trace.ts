@@ -36,6 +36,8 @@ export interface ScorerTrace {
   readonly scores: Readonly<Record<string, number>>;
   /** `weight × score` per endpoint id. */
   readonly weighted: Readonly<Record<string, number>>;
+  /** What the scorer's `explain` reported per endpoint id (e.g. the estimated TTFT), when it has one. */
+  readonly details?: Readonly<Record<string, object>>;
 }
 
 /**
@@ -94,10 +96,10 @@ export class TraceRecorder {
   }
 
   /** Records one scorer's clamped raw scores (the weighted scores are derived). */
-  scorer(name: string, weight: number, scores: Readonly<Record<string, number>>): void {
+  scorer(name: string, weight: number, scores: Readonly<Record<string, number>>, details?: Readonly<Record<string, object>>): void {
     const weighted: Record<string, number> = {};
     for (const [id, s] of Object.entries(scores)) weighted[id] = weight * s;
-    this.#current?.scorers.push({ name, weight, scores, weighted });
+    this.#current?.scorers.push(details === undefined ? { name, weight, scores, weighted } : { name, weight, scores, weighted, details });
   }
 
   /** Records totals and the pick of the current profile. */

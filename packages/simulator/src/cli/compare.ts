@@ -16,7 +16,7 @@ report.json (in the same directory).
 
   --workload W          shared-prefix, agentic, multi-turn, multi-tenant, lora-mix, or trace:FILE
                         (Mooncake JSONL, ticks de-quantised; or Azure CSV TIMESTAMP,ContextTokens,GeneratedTokens)
-  --policies a,b,c      round-robin, random, least-queue, default, precise, cache-greedy, or EndpointPickerConfig paths
+  --policies a,b,c      round-robin, random, least-queue, default, precise, cache-greedy, switchyard, or EndpointPickerConfig paths
   --pods N              pods (default 8)
   --gateways N          gateway replicas, each with its own picker, index, in-flight counts, queues (default 1)
   --rate R              arrivals per second (default ≈70% of the fleet's estimated capacity)

@@ -1,5 +1,6 @@
 import { isSwitchyardError } from '@switchyard/core';
 import { COMPARE_USAGE, runCompare } from './compare.js';
+import { MATRIX_USAGE, runMatrixCommand } from './matrix.js';
 import { runServe, SERVE_USAGE } from './serve.js';
 import type { CliIo } from './types.js';
 
@@ -8,6 +9,8 @@ const USAGE = `Usage: switchyard-sim <command> [options]
 Commands:
   serve     start a fleet of simulated vLLM pods (HTTP + metrics + KV events)
   compare   run one workload under several routing policies in virtual time; write report.html
+  matrix    judge a policy (default switchyard) against round-robin, least-queue and llm-d's
+            default over every workload × load 0.5/0.7/0.9 × 1 and 4 gateways; pass/fail per cell
 
 Run "switchyard-sim <command> --help" for a command's options.
 `;
@@ -42,6 +45,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           return 0;
         }
         return await runCompare(rest, io);
+      case 'matrix':
+        if (wantsHelp) {
+          io.stdout.write(MATRIX_USAGE);
+          return 0;
+        }
+        return await runMatrixCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -7,7 +7,7 @@ import { BUILTIN_POLICIES, builtinPolicy, configPolicy } from '../policies/built
 import { createWorkloadPreset } from '../workloads/presets.js';
 import { scaleArrivals } from '../workloads/scale.js';
 import type { Workload } from '../workloads/types.js';
-import { measureCapacity } from './capacity.js';
+import { measureCapacity, type MeasuredCapacity } from './capacity.js';
 import { DEFAULT_GATEWAY_CPU, gatewayCpuMs, requestPathMs } from './gateway-cost.js';
 import type { SignalTiming } from './signal-timing.js';
 import { runVirtualFleet } from './virtual-fleet.js';
@@ -57,6 +57,11 @@ export interface CompareOptions {
   readonly signals?: Partial<SignalTiming>;
   /** Pod restarts and other membership changes. */
   readonly membership?: readonly MembershipChange[];
+  /**
+   * A capacity already measured for this workload and fleet (from an earlier result's `capacity`):
+   * `targetLoad` scales by it instead of probing again, so a sweep over loads probes once.
+   */
+  readonly capacity?: MeasuredCapacity | undefined;
   /** Reads a file (trace or config); the CLI passes `fs.readFileSync`. */
   readonly readFile?: (path: string) => string;
   /** Progress of the current policy. */
@@ -75,7 +80,7 @@ function policyFactories(o: CompareOptions, read: (path: string) => string): [st
  * @throws SwitchyardError `CONFIG_INVALID` for unknown policies or workloads
  * @public
  */
-export async function comparePolicies(o: CompareOptions): Promise<{ report: ComparisonReport; runs: PolicyRun[]; bounds: WorkloadBounds; workload: Workload }> {
+export async function comparePolicies(o: CompareOptions): Promise<{ report: ComparisonReport; runs: PolicyRun[]; bounds: WorkloadBounds; workload: Workload; capacity: MeasuredCapacity | undefined }> {
   const pods = o.pods ?? 8;
   const gateways = o.gateways ?? 1;
   const seed = o.seed ?? 1;
@@ -103,8 +108,9 @@ export async function comparePolicies(o: CompareOptions): Promise<{ report: Comp
   });
   let workload: Workload = preset.workload;
   let capacity = preset.capacity;
+  let measured: MeasuredCapacity | undefined;
   if (o.targetLoad !== undefined) {
-    const measured = await measureCapacity(workload, { fleet: fleet(seed), policy: builtinPolicy('round-robin'), sloTtftMs });
+    measured = o.capacity ?? (await measureCapacity(workload, { fleet: fleet(seed), policy: builtinPolicy('round-robin'), sloTtftMs }));
     workload = scaleArrivals(workload, measured.scale * o.targetLoad);
     capacity = measured.requestsPerSec;
   }
@@ -145,6 +151,6 @@ export async function comparePolicies(o: CompareOptions): Promise<{ report: Comp
     sloTtftMs,
     moreSeeds,
   });
-  return { report, runs, bounds, workload };
+  return { report, runs, bounds, workload, capacity: measured };
 }
 

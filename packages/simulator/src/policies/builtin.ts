@@ -15,7 +15,7 @@ import {
   type Scorer,
 } from '@switchyard/core';
 import { flowControlPack } from '@switchyard/flow-control';
-import { prefixIndexPack, type PreciseKvIndex } from '@switchyard/prefix-index';
+import { SWITCHYARD_PROFILE_YAML, prefixIndexPack, type PreciseKvIndex } from '@switchyard/prefix-index';
 import { SwitchyardError } from '@switchyard/core';
 import type { KvEventBatch } from '../engine/kv-events.js';
 import { priorityObjectives } from '../fleet/request.js';
@@ -28,7 +28,7 @@ import { createRoundRobinPicker, roundRobinPickerPlugin } from './round-robin.js
  * Names of the built-in policies.
  * @public
  */
-export const BUILTIN_POLICIES = ['round-robin', 'random', 'least-queue', 'default', 'precise', 'cache-greedy'] as const;
+export const BUILTIN_POLICIES = ['round-robin', 'random', 'least-queue', 'default', 'precise', 'cache-greedy', 'switchyard'] as const;
 
 /**
  * A built-in policy name.
@@ -42,6 +42,7 @@ const DESCRIPTIONS: Record<BuiltinPolicyName, string> = {
   'least-queue': 'Fewest requests in flight from this gateway (active-request-scorer + max-score-picker): join-shortest-queue.',
   default: "llm-d's default EndpointPickerConfig: queue-scorer 2, kv-cache-utilization-scorer 2, prefix-cache-scorer 3 on the approximate (routing-history) prefix index.",
   precise: 'llm-d default weights with the precise prefix index fed by the engines\' KV events (push API, after the configured delay) instead of routing history; speculative indexing covers the gap between a pick and the engine\'s BlockStored (until confirmed, at most 30 s).',
+  switchyard: 'The switchyard profile (@switchyard/prefix-index SWITCHYARD_PROFILE_YAML): lowest estimated TTFT per pod from uncached prefill (approximate index), queued prefill, decode load and KV pressure; random ties.',
   'cache-greedy': 'Not a bound (the report\'s bounds are): cache first on the engines\' true state: exact cached (or already queued) prefix weighted 10; ties broken by the same scraped queue and KV-usage scorers as the llm-d default (1 each), so it differs from the default only in what it knows about caches.',
 };
 
@@ -190,6 +191,8 @@ export function builtinPolicy(name: string): PolicyFactory {
         return documentPolicy(n, DESCRIPTIONS[n], ctx, { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' });
       case 'precise':
         return documentPolicy(n, DESCRIPTIONS[n], ctx, preciseConfig(ctx.modelName));
+      case 'switchyard':
+        return documentPolicy(n, DESCRIPTIONS[n], ctx, SWITCHYARD_PROFILE_YAML);
       case 'cache-greedy':
         return pickerPolicy(n, DESCRIPTIONS[n], ctx, createSchedulerConfig({
           ...opts,

@@ -11,3 +11,7 @@ export { sessionAffinityScorerPlugin } from './session-affinity-scorer.js';
 export { latencyScorerPlugin, latencyScorerParametersSchema } from './latency-scorer.js';
 export type { LatencyScorerParameters } from './latency-scorer.js';
 export { contextLengthAwarePlugin, CONTEXT_LENGTH_RANGE_LABEL } from './context-length-aware.js';
+export { estimatedTtftScorerPlugin, createEstimatedTtftScorer, estimatedTtftScorerParameters, ESTIMATED_TTFT_SCORER } from './estimated-ttft-scorer.js';
+export type { EstimatedTtftScorer, EstimatedTtftScorerParams, TtftEstimateDetail } from './estimated-ttft-scorer.js';
+export { estimateTtftMs, kvTokensOf } from './ttft-estimate.js';
+export type { TtftModel, TtftInputs } from './ttft-estimate.js';

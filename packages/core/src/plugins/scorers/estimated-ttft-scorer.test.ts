@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  Attributes,
+  EndpointPicker,
+  createDefaultRegistry,
+  createEstimatedTtftScorer,
+  estimateTtftMs,
+  estimatedTtftScorerParameters,
+  loadConfig,
+  parseRequest,
+  type Endpoint,
+  type PrefixMatchInfo,
+  type SchedulingResult,
+  type TtftModel,
+} from '@switchyard/core';
+import { ManualClock } from '../../clock/manual-clock.js';
+import { cycleContext, endpoints, poolOf, schedulingRequest } from '../../scheduling/test-fixtures.js';
+
+const MODEL: TtftModel = estimatedTtftScorerParameters.parse({});
+const tokensRequest = (n: number) => schedulingRequest({ request: { prompt: { kind: 'tokens', tokenIds: [Array.from({ length: n }, (_, i) => i)] } } });
+const match = (cachedBlocks: number): PrefixMatchInfo => ({ matchBlocks: cachedBlocks, totalBlocks: 100, blockSizeTokens: 64, cachedBlocks });
+const scores = (s: ReturnType<typeof createEstimatedTtftScorer>, req: ReturnType<typeof tokensRequest>, eps: readonly Endpoint[]): number[] => {
+  const out = new Float64Array(eps.length);
+  s.scoreInto?.(cycleContext(), req, eps, out);
+  const viaMap = s.score(cycleContext(), req, eps);
+  expect(eps.map((e) => viaMap.get(e.id))).toEqual(Array.from(out));
+  return Array.from(out);
+};
+const resultFor = (e: Endpoint): SchedulingResult => ({ primaryProfileName: 'default', profileResults: new Map([['default', { targets: [e], scored: [] }]]) });
+
+describe('estimateTtftMs', () => {
+  it('charges uncached prefill at msPerToken plus one step on an idle pod', () => {
+    const est = estimateTtftMs(MODEL, { uncachedTokens: 1000, queuedTokens: 0, running: 0, kvUsage: 0, kvTokens: 0 });
+    expect(est).toBeCloseTo(1000 * MODEL.msPerToken + MODEL.stepBaseMs, 9);
+  });
+  it('grows with queued tokens, running sequences, KV tokens and KV pressure (property)', () => {
+    const x = fc.record({ uncachedTokens: fc.nat(200_000), queuedTokens: fc.nat(200_000), running: fc.nat(2048), kvUsage: fc.double({ min: 0, max: 1, noNaN: true }), kvTokens: fc.nat(1_000_000) });
+    fc.assert(
+      fc.property(x, fc.constantFrom('uncachedTokens', 'queuedTokens', 'running', 'kvTokens'), fc.nat(10_000), (inputs, field, more) => {
+        const base = estimateTtftMs(MODEL, inputs);
+        expect(base).toBeGreaterThan(0);
+        expect(estimateTtftMs(MODEL, { ...inputs, [field]: inputs[field] + more })).toBeGreaterThanOrEqual(base);
+        expect(estimateTtftMs(MODEL, { ...inputs, kvUsage: Math.min(1, inputs.kvUsage + 0.05) })).toBeGreaterThanOrEqual(base);
+      }),
+    );
+  });
+  it('adds kvPressureMs in full at 100% KV usage and nothing below the threshold', () => {
+    const at = (kvUsage: number): number => estimateTtftMs(MODEL, { uncachedTokens: 10, queuedTokens: 0, running: 0, kvUsage, kvTokens: 0 });
+    expect(at(0.9)).toBe(at(0));
+    expect(at(1) - at(0)).toBeCloseTo(MODEL.kvPressureMs, 9);
+  });
+});
+
+describe('estimated-ttft-scorer', () => {
+  it('prefers the pod holding the prefix when loads are equal', () => {
+    const eps = endpoints(3, () => ({ runningRequestsSize: 10 }));
+    const req = tokensRequest(6400);
+    req.attributes.set(Attributes.prefixMatch, new Map([['e1', match(90)]]));
+    const s = scores(createEstimatedTtftScorer('t'), req, eps);
+    expect(s[1]).toBe(1);
+    expect(s[0]).toBeLessThan(1);
+    expect(s[0]).toBe(s[2]);
+  });
+  it('yields the warm pod once its queue costs more than the cache saves', () => {
+    const req = tokensRequest(6400);
+    req.attributes.set(Attributes.prefixMatch, new Map([['e1', match(90)]]));
+    // e1 holds 5,760 of 6,400 tokens but has 10 long prompts waiting; e0 is idle and cold.
+    const eps = endpoints(2, (i) => (i === 1 ? { waitingQueueSize: 10 } : {}));
+    const s = scores(createEstimatedTtftScorer('t'), req, eps);
+    expect(s[0]).toBe(1);
+    expect(s[1]).toBeLessThan(1);
+  });
+  it('counts its own pending prefill at once, so a burst of cold requests spreads', () => {
+    const pool = poolOf(4, () => ({}));
+    const eps = pool.list();
+    const scorer = createEstimatedTtftScorer('t');
+    const chosen: string[] = [];
+    for (let k = 0; k < 4; k++) {
+      const req = tokensRequest(4000);
+      const s = scores(scorer, req, eps);
+      const best = eps.filter((_, i) => s[i] === 1);
+      const pick = best[0] as Endpoint;
+      chosen.push(pick.id);
+      scorer.preRequest?.(cycleContext(), req, resultFor(pick), {});
+    }
+    expect(new Set(chosen).size).toBe(4);
+  });
+  it('forgets pending prefill at the first byte and on completion, exactly once', () => {
+    const eps = endpoints(2, () => ({}));
+    const scorer = createEstimatedTtftScorer('t');
+    const a = tokensRequest(4000);
+    const b = tokensRequest(4000);
+    scorer.preRequest?.(cycleContext(), a, resultFor(eps[0] as Endpoint), {});
+    scorer.preRequest?.(cycleContext(), b, resultFor(eps[0] as Endpoint), {});
+    const queued = (): number => scorer.estimate(tokensRequest(1), eps)[0]?.queuedTokens ?? -1;
+    expect(queued()).toBe(8000);
+    scorer.onResponseStart?.(a, { endpoint: eps[0] as Endpoint, status: 200, at: 1 });
+    scorer.onComplete?.(a, { kind: 'success' }, eps[0]);
+    expect(queued()).toBe(4000);
+    scorer.onComplete?.(b, { kind: 'cancelled' }, undefined);
+    expect(queued()).toBe(0);
+  });
+  it('rounds near-equal estimates to one value so the picker breaks the tie at random', () => {
+    const eps = endpoints(2, (i) => ({ kvCacheUsagePercent: i === 0 ? 0.1 : 0.1001 }));
+    expect(scores(createEstimatedTtftScorer('t'), tokensRequest(100), eps)).toEqual([1, 1]);
+    expect(scores(createEstimatedTtftScorer('t', { tieResolutionMs: 0 }), tokensRequest(100), eps)[1]).toBeLessThan(1);
+  });
+  it('names the bad field of an invalid parameter', () => {
+    const registry = createDefaultRegistry();
+    const doc = (parameters: object): string => JSON.stringify({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig', plugins: [{ type: 'estimated-ttft-scorer', parameters }], schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'estimated-ttft-scorer' }] }] });
+    expect(() => loadConfig(doc({ msPerToken: -1 }), { registry, pool: poolOf(1) })).toThrow(/msPerToken/);
+    expect(() => loadConfig(doc({ kvPressureThreshold: 1 }), { registry, pool: poolOf(1) })).toThrow(/kvPressureThreshold/);
+    expect(() => loadConfig(doc({ stepTokenBudget: 0.5 }), { registry, pool: poolOf(1) })).toThrow(/stepTokenBudget/);
+    expect(() => loadConfig(doc({ msPerTokn: 1 }), { registry, pool: poolOf(1) })).toThrow(/msPerTokn/);
+  });
+  it('shows the estimate and its inputs per pod in the decision trace', async () => {
+    const pool = poolOf(2, (i) => ({ runningRequestsSize: i === 0 ? 500 : 2 }));
+    const config = loadConfig(JSON.stringify({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig', plugins: [{ type: 'estimated-ttft-scorer' }], schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'estimated-ttft-scorer' }] }] }), { registry: createDefaultRegistry(), pool });
+    const picker = new EndpointPicker({ pool, config, clock: new ManualClock() });
+    const decision = await picker.pick(parseRequest({ path: '/v1/completions', headers: {}, body: JSON.stringify({ model: 'm', prompt: 'x'.repeat(4000) }) }), { trace: true });
+    const entry = decision.trace?.profiles[0]?.scorers[0];
+    const details = entry?.details as Record<string, { estimateMs: number; running: number; uncachedTokens: number }> | undefined;
+    expect(details?.['e0']?.running).toBe(500);
+    expect(details?.['e1']?.uncachedTokens).toBe(1000);
+    expect((details?.['e0']?.estimateMs ?? 0) > (details?.['e1']?.estimateMs ?? 0)).toBe(true);
+    expect(decision.primary.id).toBe('e1');
+    decision.complete({ kind: 'success' });
+  });
+});

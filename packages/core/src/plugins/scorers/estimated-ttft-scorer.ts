@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import type { Endpoint } from '../../endpoints/types.js';
+import { definePlugin } from '../../registry/types.js';
+import { Attributes, prefixMatchAttribute } from '../../scheduling/attributes.js';
+import type { CycleContext, RequestLifecycle, Scorer, ScoreMap, SchedulingResult } from '../../scheduling/plugins.js';
+import type { SchedulingRequest } from '../../scheduling/request.js';
+import { requestPromptTokens } from '../request-tokens.js';
+import { PendingPrefill } from './pending-prefill.js';
+import { estimateTtftMs, kvTokensOf, type TtftInputs, type TtftModel } from './ttft-estimate.js';
+
+/** Registry type of the estimated-TTFT scorer. @public */
+export const ESTIMATED_TTFT_SCORER = 'estimated-ttft-scorer';
+
+/**
+ * Parameters of `estimated-ttft-scorer`. Defaults describe a vLLM v1 engine serving an 8B model on
+ * one H100 (the simulator's `8b-h100` calibration); only ratios steer picks, so they also work for
+ * larger models, where every term grows about alike.
+ * @public
+ */
+export const estimatedTtftScorerParameters = z.strictObject({
+  /** Compute per scheduled token, ms (default 0.025: ≈40K prefill tokens/s). */
+  msPerToken: z.number().positive().default(0.025),
+  /** Fixed cost of every engine step, ms (default 7: launch overhead plus reading the weights once). */
+  stepBaseMs: z.number().min(0).default(7),
+  /** Cost per step of each KV token the running sequences attend to, ms (default 0.00006). */
+  msPerKvToken: z.number().min(0).default(0.00006),
+  /** Tokens one engine step schedules, vLLM's `max_num_batched_tokens` (default 8192). */
+  stepTokenBudget: z.number().int().positive().default(8192),
+  /** KV usage from which new requests risk waiting for free blocks (default 0.9). */
+  kvPressureThreshold: z.number().gt(0).lt(1).default(0.9),
+  /** Penalty at 100% KV usage, ms, linear from the threshold (default 2000: about a queued long prompt). */
+  kvPressureMs: z.number().min(0).default(2000),
+  /** Estimates are rounded up to this many ms, so near-equal pods tie and the picker chooses among them at random (default 2). */
+  tieResolutionMs: z.number().min(0).default(2),
+  /** Read the match info of this producer instead of the shared `prefix-match-info` attribute. */
+  prefixMatchInfoProducerName: z.string().optional(),
+});
+
+/**
+ * Parsed parameters of `estimated-ttft-scorer`.
+ * @public
+ */
+export type EstimatedTtftScorerParams = z.output<typeof estimatedTtftScorerParameters>;
+
+/**
+ * One endpoint's estimate as the decision trace shows it (`details` of the scorer's trace entry).
+ * @public
+ */
+export interface TtftEstimateDetail extends TtftInputs {
+  /** The estimated TTFT, ms, after rounding to `tieResolutionMs`. */
+  readonly estimateMs: number;
+}
+
+/** EWMA weight of the prompt size a scraped waiting request is assumed to have. */
+const PROMPT_EWMA = 0.05;
+
+/**
+ * The `estimated-ttft-scorer` instance: a scorer with lifecycle hooks that keep its pending-prefill
+ * counts, and `estimate` for the decision trace.
+ * @public
+ */
+export interface EstimatedTtftScorer extends Scorer, RequestLifecycle {
+  /** Per-endpoint inputs and estimates for `request` (what the trace shows). */
+  estimate(request: SchedulingRequest, endpoints: readonly Endpoint[]): TtftEstimateDetail[];
+}
+
+/**
+ * Creates an `estimated-ttft-scorer`. Per candidate it estimates the request's TTFT (see
+ * {@link estimateTtftMs}) from the uncached prompt tokens (prefix match info), the prefill tokens
+ * queued ahead (its own pending picks, or scraped waiting × a running mean prompt size, whichever is
+ * larger, so the two views of one queue are not added), the decoding sequences (scraped running or
+ * in-flight requests, whichever is larger) and KV pressure. The score is `(best + c)/(estimate + c)`
+ * with `c = stepBaseMs + tieResolutionMs`: 1 for the fastest pod, falling smoothly with the ratio.
+ * Cache affinity is therefore a saving of prefill time that yields as soon as the warm pod's queue
+ * costs more than the saving.
+ * @public
+ */
+export function createEstimatedTtftScorer(name: string, params: Partial<EstimatedTtftScorerParams> = {}): EstimatedTtftScorer {
+  const p = estimatedTtftScorerParameters.parse(params);
+  const model: TtftModel = p;
+  const matchKey = prefixMatchAttribute(p.prefixMatchInfoProducerName);
+  const pending = new PendingPrefill();
+  let meanPrompt = 0;
+
+  const uncachedOn = (request: SchedulingRequest, endpoint: Endpoint, prompt: number): number => {
+    const match = request.attributes.get(matchKey)?.get(endpoint.id);
+    const hit = match === undefined ? 0 : match.cachedBlocks * match.blockSizeTokens;
+    return Math.max(0, prompt - hit);
+  };
+
+  const inputsOf = (request: SchedulingRequest, endpoint: Endpoint, prompt: number): TtftInputs => {
+    const load = request.attributes.get(Attributes.inFlightLoad);
+    const m = endpoint.metrics;
+    const inFlight = load === undefined ? endpoint.inFlightRequests : load.requests(endpoint);
+    const waiting = m === undefined ? 0 : m.waitingQueueSize;
+    const typical = meanPrompt > 0 ? meanPrompt : prompt;
+    return {
+      uncachedTokens: uncachedOn(request, endpoint, prompt),
+      queuedTokens: Math.max(pending.tokens(endpoint.id), waiting * typical),
+      running: Math.max(m === undefined ? 0 : m.runningRequestsSize, inFlight),
+      kvUsage: m === undefined ? 0 : m.kvCacheUsagePercent,
+      kvTokens: kvTokensOf(endpoint),
+    };
+  };
+
+  const rounded = (ms: number): number => (p.tieResolutionMs > 0 ? Math.ceil(ms / p.tieResolutionMs) * p.tieResolutionMs : ms);
+  const c = p.stepBaseMs + p.tieResolutionMs;
+
+  const scoreInto = (_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
+    const prompt = requestPromptTokens(request);
+    let best = Infinity;
+    for (let i = 0; i < endpoints.length; i++) {
+      const est = rounded(estimateTtftMs(model, inputsOf(request, endpoints[i] as Endpoint, prompt)));
+      out[i] = est;
+      if (est < best) best = est;
+    }
+    for (let i = 0; i < endpoints.length; i++) out[i] = (best + c) / ((out[i] as number) + c);
+  };
+
+  const estimate = (request: SchedulingRequest, endpoints: readonly Endpoint[]): TtftEstimateDetail[] => {
+    const prompt = requestPromptTokens(request);
+    return endpoints.map((e) => {
+      const x = inputsOf(request, e, prompt);
+      return { ...x, estimateMs: rounded(estimateTtftMs(model, x)) };
+    });
+  };
+
+  return {
+    type: ESTIMATED_TTFT_SCORER,
+    name,
+    consumes: [Attributes.inFlightLoad.name],
+    scoreInto,
+    score(ctx, request, endpoints): ScoreMap {
+      const out = new Float64Array(endpoints.length);
+      scoreInto(ctx, request, endpoints, out);
+      return new Map(endpoints.map((e, i) => [e.id, out[i] ?? 0]));
+    },
+    estimate,
+    explain: (_ctx, request, endpoints) => estimate(request, endpoints),
+    preRequest(_ctx, request, result: SchedulingResult) {
+      const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
+      if (primary === undefined) return;
+      const tokens = uncachedOn(request, primary, requestPromptTokens(request));
+      meanPrompt = meanPrompt === 0 ? tokens : meanPrompt + PROMPT_EWMA * (tokens - meanPrompt);
+      pending.add(request, primary.id, tokens);
+    },
+    onResponseStart(request) {
+      pending.settle(request);
+    },
+    onComplete(request) {
+      pending.settle(request);
+    },
+  };
+}
+
+/**
+ * `estimated-ttft-scorer`: prefers the endpoint with the lowest estimated time to first token
+ * (queueing + uncached prefill + decode load + KV pressure). See {@link createEstimatedTtftScorer}.
+ * @public
+ */
+export const estimatedTtftScorerPlugin = definePlugin({
+  type: ESTIMATED_TTFT_SCORER,
+  description: 'Estimated TTFT per endpoint: queued + uncached prefill tokens, decode load and KV pressure, from scraped metrics, in-flight counts and prefix matches.',
+  consumes: [Attributes.inFlightLoad.name],
+  parameters: estimatedTtftScorerParameters,
+  create: (p, ctx) => createEstimatedTtftScorer(ctx.name, p),
+});
