@@ -15,7 +15,7 @@ import {
   type TtftModel,
 } from '@switchyard/core';
 import { ManualClock } from '../../clock/manual-clock.js';
-import { cycleContext, endpoints, poolOf, schedulingRequest } from '../../scheduling/test-fixtures.js';
+import { cycleContext, endpoints, poolOf, schedulingRequest } from '../../testing/index.js';
 
 const MODEL: TtftModel = estimatedTtftScorerParameters.parse({});
 const tokensRequest = (n: number) => schedulingRequest({ request: { prompt: { kind: 'tokens', tokenIds: [Array.from({ length: n }, (_, i) => i)] } } });
