@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENGINE_METRIC_MAPPINGS, mappingMetricNames, parsePrometheusExposition } from '@switchyard/core';
 import { selectFamilySections } from './page-sections.js';
-import { vllmMetricsPage } from './test-fixtures.js';
+import { vllmMetricsPage } from '../testing/index.js';
 
 const OWNED: Record<string, string[]> = { histogram: ['_bucket', '_count', '_sum'], summary: ['_count', '_sum'], counter: ['_total'], gauge: [], untyped: [] };
 
