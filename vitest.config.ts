@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^@switchyard\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
       { find: /^@switchyard\/core$/, replacement: src('core/src/index.ts') },
+      { find: /^@switchyard\/core\/internal$/, replacement: src('core/src/internal.ts') },
       { find: /^@switchyard\/prefix-index$/, replacement: src('prefix-index/src/index.ts') },
       { find: /^@switchyard\/flow-control$/, replacement: src('flow-control/src/index.ts') },
       { find: /^@switchyard\/express\/fastify$/, replacement: src('adapters-express/src/fastify/index.ts') },

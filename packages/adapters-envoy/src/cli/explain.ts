@@ -1,27 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import {
-  EndpointPicker,
-  EndpointPool,
-  ManualClock,
-  ModelRewriteStore,
-  ObjectiveStore,
-  SwitchyardError,
-  applyPoolRecording,
-  closePlugins,
-  configPlugins,
-  createDefaultRegistry,
-  explainPick,
-  formatExplanation,
-  loadConfig,
-  loadResources,
-  parseHeaderFlags,
-  parseRequest,
-  readPoolRecording,
-  splitConsoleSection,
-  withScrapePort,
-  type EndpointSpec,
-} from '@switchyard/core';
+import { EndpointPicker, EndpointPool, ManualClock, ModelRewriteStore, ObjectiveStore, SwitchyardError, applyPoolRecording, closePlugins, configPlugins, createDefaultRegistry, explainPick, formatExplanation, loadConfig, loadResources, parseRequest, readPoolRecording, splitConsoleSection, type EndpointSpec } from '@switchyard/core';
+import { parseHeaderFlags, withScrapePort } from '@switchyard/core/internal';
 import { flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
 import { splitEndpoints } from './args.js';

@@ -1,4 +1,5 @@
-import { SwitchyardError, withScrapePort } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { withScrapePort } from '@switchyard/core/internal';
 import type { KubernetesCliFlags, KubernetesMetrics } from '@switchyard/kubernetes';
 import type { RunningEpp } from '../epp/start-epp.js';
 

@@ -1,32 +1,5 @@
-import {
-  EndpointPool,
-  MIN_SCRAPE_INTERVAL_MS,
-  MetricsScraper,
-  ModelRewriteStore,
-  ObjectiveStore,
-  SchedulerMetrics,
-  createPickerFromConfig,
-  formatNotActedOn,
-  loadResources,
-  logScrapeOutages,
-  readMetricsTls,
-  recordNotActedOn,
-  systemClock,
-  withScrapePort,
-  type Clock,
-  type EndpointPicker,
-  type EndpointSpec,
-  type LoadedConfig,
-  type MetricsScrapeSettings,
-  type MetricsTlsOptions,
-  type PluginPack,
-  type PluginRegistry,
-  DecisionLog,
-  recordDecisions,
-  splitConsoleSection,
-  type DecisionListener,
-  type DecisionTracer,
-} from '@switchyard/core';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer } from '@switchyard/core';
+import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
 import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
 import { Registry } from 'prom-client';

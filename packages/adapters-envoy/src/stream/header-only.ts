@@ -1,4 +1,5 @@
-import { parseAddress, type Endpoint, type EndpointPool } from '@switchyard/core';
+import { type Endpoint, type EndpointPool } from '@switchyard/core';
+import { parseAddress } from '@switchyard/core/internal';
 
 function hintIps(hint: readonly string[]): Set<string> {
   const ips = new Set<string>();

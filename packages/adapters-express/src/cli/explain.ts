@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { EndpointPicker, ManualClock, SwitchyardError, applyPoolRecording, explainPick, formatExplanation, parseHeaderFlags, parseRequest, readPoolRecording } from '@switchyard/core';
+import { EndpointPicker, ManualClock, SwitchyardError, applyPoolRecording, explainPick, formatExplanation, parseRequest, readPoolRecording } from '@switchyard/core';
+import { parseHeaderFlags } from '@switchyard/core/internal';
 import { createGatewayFromConfig } from '../config/from-config.js';
 import type { GatewayCliIo } from './run.js';
 

@@ -1,4 +1,5 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, formatNotActedOn, isStale, readMetricsTls, recordDecisions, recordNotActedOn, withScrapePort } from '@switchyard/core';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, recordNotActedOn } from '@switchyard/core';
+import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
 import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';

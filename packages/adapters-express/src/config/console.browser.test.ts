@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findChromium, type EndpointMetrics } from '@switchyard/core';
+import { type EndpointMetrics } from '@switchyard/core';
+import { findChromium } from '@switchyard/core/internal';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
 import { post } from '../testing/harness.js';

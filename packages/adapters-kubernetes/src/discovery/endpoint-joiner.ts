@@ -1,21 +1,5 @@
-import {
-  ENGINE_METRIC_MAPPINGS,
-  ENGINE_TYPE_LABEL,
-  ENGINE_TYPE_LABEL_FALLBACK,
-  createHttpMetricsFetcher,
-  extractEndpointMetrics,
-  joinHostPort,
-  parseAddress,
-  parsePrometheusText,
-  systemClock,
-  type Clock,
-  type EndpointMetrics,
-  type EndpointPool,
-  type EndpointSpec,
-  type EngineType,
-  type MetricsTlsOptions,
-  type TimerHandle,
-} from '@switchyard/core';
+import { ENGINE_METRIC_MAPPINGS, ENGINE_TYPE_LABEL, ENGINE_TYPE_LABEL_FALLBACK, createHttpMetricsFetcher, extractEndpointMetrics, parsePrometheusText, systemClock, type Clock, type EndpointMetrics, type EndpointPool, type EndpointSpec, type EngineType, type MetricsTlsOptions, type TimerHandle } from '@switchyard/core';
+import { joinHostPort, parseAddress } from '@switchyard/core/internal';
 
 /** Fetches an endpoint's first metrics; rejects when the model server does not answer. @public */
 export type EndpointProbe = (spec: EndpointSpec, signal: AbortSignal) => Promise<EndpointMetrics>;

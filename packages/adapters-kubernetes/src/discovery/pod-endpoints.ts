@@ -1,4 +1,5 @@
-import { joinHostPort, type EndpointSpec } from '@switchyard/core';
+import { type EndpointSpec } from '@switchyard/core';
+import { joinHostPort } from '@switchyard/core/internal';
 import { matchesLabels, type LabelSelector } from '../selectors/label-selector.js';
 import type { PodObject } from '../resources/types.js';
 

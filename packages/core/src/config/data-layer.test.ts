@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EndpointPool, ManualClock, createDefaultRegistry, loadConfig, parseMetricSpec, type LoadedConfig } from '@switchyard/core';
+import { EndpointPool, ManualClock, createDefaultRegistry, loadConfig, type LoadedConfig } from '@switchyard/core';
+import { parseMetricSpec } from '@switchyard/core/internal';
 
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 const load = (source: string | object | undefined): LoadedConfig => loadConfig(source, { registry: createDefaultRegistry(), pool: new EndpointPool(), clock: new ManualClock() });

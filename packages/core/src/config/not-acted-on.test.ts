@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { EndpointPool, NOT_ACTED_ON_METRIC, createDefaultRegistry, formatNotActedOn, loadConfig, recordNotActedOn } from '@switchyard/core';
+import { EndpointPool, NOT_ACTED_ON_METRIC, createDefaultRegistry, loadConfig, recordNotActedOn } from '@switchyard/core';
+import { formatNotActedOn } from '@switchyard/core/internal';
 
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 const load = (text: string) => loadConfig(text, { registry: createDefaultRegistry(), pool: new EndpointPool() });

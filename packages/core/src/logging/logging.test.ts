@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DecisionLog, EndpointPicker, EndpointPool, ManualClock, SwitchyardError, createLogger, formatLogLine, parseLogLevel, parseRequest, recordDecisions, requestLogger, type RequestScheduler } from '@switchyard/core';
+import { DecisionLog, EndpointPicker, EndpointPool, ManualClock, SwitchyardError, createLogger, parseLogLevel, parseRequest, recordDecisions, requestLogger, type RequestScheduler } from '@switchyard/core';
+import { formatLogLine } from '@switchyard/core/internal';
 import { metrics } from '../testing/index.js';
 
 const collector = (isTTY = false): { lines: string[]; write: (t: string) => void; isTTY: boolean } => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimatePromptTokens, utf8ByteLength } from '@switchyard/core';
+import { estimatePromptTokens } from '@switchyard/core';
+import { utf8ByteLength } from '@switchyard/core/internal';
 
 describe('utf8ByteLength', () => {
   it('matches TextEncoder for any string, including lone surrogates', () => {

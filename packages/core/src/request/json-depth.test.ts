@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_JSON_DEPTH, exceedsJsonDepth, parseRequest } from '@switchyard/core';
+import { DEFAULT_MAX_JSON_DEPTH, parseRequest } from '@switchyard/core';
+import { exceedsJsonDepth } from '@switchyard/core/internal';
 
 const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_REQUEST_PARSERS, estimatePromptTokens, isSwitchyardError, parseRequest, utf8ByteLength } from '@switchyard/core';
+import { BUILTIN_REQUEST_PARSERS, estimatePromptTokens, isSwitchyardError, parseRequest } from '@switchyard/core';
+import { utf8ByteLength } from '@switchyard/core/internal';
 
 const paths = fc.constantFrom(
   '/v1/chat/completions',

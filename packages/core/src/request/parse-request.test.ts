@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BUILTIN_REQUEST_PARSERS,
-  SwitchyardError,
-  anthropicParser,
-  openAIParser,
-  parseRequest,
-  passthroughParser,
-  resolveRequestPath,
-  selectParser,
-  type RequestParser,
-} from '@switchyard/core';
+import { BUILTIN_REQUEST_PARSERS, SwitchyardError, anthropicParser, openAIParser, parseRequest, passthroughParser, type RequestParser } from '@switchyard/core';
+import { resolveRequestPath, selectParser } from '@switchyard/core/internal';
 
 const chat = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
 

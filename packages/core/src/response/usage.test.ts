@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { extractUsage, mergeUsage, readUsage, usageFromWire } from '@switchyard/core';
+import { mergeUsage } from '@switchyard/core';
+import { extractUsage, readUsage, usageFromWire } from '@switchyard/core/internal';
 
 const KEYS = [
   'prompt_tokens',

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EndpointPool,
-  ROLE_LABEL,
-  createConcurrencyDetector,
-  isSaturationDetector,
-  partitionStages,
-  poolSaturation,
-  stageSaturation,
-} from '@switchyard/core';
+import { EndpointPool, ROLE_LABEL, createConcurrencyDetector, isSaturationDetector } from '@switchyard/core';
+import { partitionStages, poolSaturation, stageSaturation } from '@switchyard/core/internal';
 
 function pool(members: readonly [role: string | undefined, inFlight: number][]): EndpointPool {
   const p = new EndpointPool();

@@ -1,4 +1,5 @@
-import { poolSaturation, stageSaturation, type Clock, type EndpointPool, type PoolSaturation, type SaturationDetector } from '@switchyard/core';
+import { type Clock, type EndpointPool, type PoolSaturation, type SaturationDetector } from '@switchyard/core';
+import { poolSaturation, stageSaturation } from '@switchyard/core/internal';
 
 /**
  * Pool saturation as the dispatcher must see it. Requests granted in this pass (or earlier) whose

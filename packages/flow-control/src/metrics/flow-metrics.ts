@@ -1,6 +1,6 @@
 import type { PoolSaturation } from '@switchyard/core';
 import { Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
-import { SeriesHistogram, type HistogramSeries } from './series-histogram.js';
+import { SeriesHistogram, type SeriesHistogramChild } from './series-histogram.js';
 
 /** Prefix of every flow-control metric (llm-d's names, so dashboards and KEDA triggers carry over). */
 const P = 'llm_d_epp_flow_control_';
@@ -30,7 +30,7 @@ export type QueueOutcome = (typeof QUEUE_OUTCOMES)[number];
  * one so recording an outcome is an array read.
  * @public
  */
-export type OutcomeSeriesCache = (HistogramSeries | undefined)[];
+export type OutcomeSeriesCache = (SeriesHistogramChild | undefined)[];
 
 const OUTCOME_INDEX: Readonly<Record<QueueOutcome, number>> = Object.fromEntries(QUEUE_OUTCOMES.map((o, i) => [o, i])) as Record<QueueOutcome, number>;
 
@@ -96,7 +96,7 @@ export class FlowControlMetrics {
   readonly registry: Registry;
   readonly #pool: string;
   readonly #queueDuration: SeriesHistogram;
-  readonly #cycle: HistogramSeries;
+  readonly #cycle: SeriesHistogramChild;
   readonly #revIssued: Counter<'priority'>;
   readonly #revocations: Counter<'priority' | 'outcome'>;
   #source: FlowControlMetricsSource | undefined;

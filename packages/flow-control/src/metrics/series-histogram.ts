@@ -6,7 +6,7 @@ import { Histogram, type MetricObjectWithValues, type MetricValueWithName, type 
  * allocation, which prom-client's `observe(labels, value)` cannot offer.
  * @public
  */
-export class HistogramSeries {
+export class SeriesHistogramChild {
   /** The series' labels. */
   readonly labels: Readonly<Record<string, string>>;
   /** Observations per bucket (not cumulative); the last slot counts values above every bound. */
@@ -53,7 +53,7 @@ export interface SeriesHistogramOptions {
 }
 
 /**
- * A prom-client histogram whose data lives in {@link HistogramSeries} objects the hot path holds
+ * A prom-client histogram whose data lives in {@link SeriesHistogramChild} objects the hot path holds
  * directly; prom-client only formats them at scrape time. It is a real `Histogram` for registries
  * (`Registry.merge`, `metrics()`, `getMetricsAsJSON()`).
  * @public
@@ -63,7 +63,7 @@ export class SeriesHistogram extends Histogram {
   readonly #help: string;
   readonly #upper: readonly number[];
   // A plain field, not #private: prom-client's constructor calls reset() before subclass fields exist.
-  private seriesByKey: Map<string, HistogramSeries> | undefined;
+  private seriesByKey: Map<string, SeriesHistogramChild> | undefined;
 
   constructor(options: SeriesHistogramOptions) {
     super({ name: options.name, help: options.help, labelNames: [...options.labelNames], buckets: [...options.buckets], registers: [...options.registers] });
@@ -74,19 +74,19 @@ export class SeriesHistogram extends Histogram {
   }
 
   /** The series of `labels` (created on first use; keep the reference). */
-  series(labels: Readonly<Record<string, string>>): HistogramSeries {
+  series(labels: Readonly<Record<string, string>>): SeriesHistogramChild {
     const key = JSON.stringify(labels);
-    const map = (this.seriesByKey ??= new Map<string, HistogramSeries>());
+    const map = (this.seriesByKey ??= new Map<string, SeriesHistogramChild>());
     let s = map.get(key);
     if (s === undefined) {
-      s = new HistogramSeries(labels, this.#upper);
+      s = new SeriesHistogramChild(labels, this.#upper);
       map.set(key, s);
     }
     return s;
   }
 
   /** Every series, for derived metrics (counters of the same events). */
-  allSeries(): Iterable<HistogramSeries> {
+  allSeries(): Iterable<SeriesHistogramChild> {
     return this.seriesByKey?.values() ?? [];
   }
 

@@ -1,17 +1,3 @@
-import { SwitchyardError, durationOrError } from '@switchyard/core';
-
-/**
- * Parses a Go-style duration (`"60s"`, `"500ms"`, `"2m"`, `"1h30m"`, `"1.5s"`, `"0"`) into
- * milliseconds. Numbers are taken as milliseconds.
- * @throws SwitchyardError `CONFIG_INVALID` for anything else or a negative value
- * @public
- */
-export function parseDuration(value: string | number): number {
-  const ms = durationOrError(value);
-  if (typeof ms === 'string') throw new SwitchyardError('CONFIG_INVALID', ms);
-  return ms;
-}
-
 /**
  * Formats milliseconds as a Go-style duration (`90000` → `"1m30s"`), for error messages and docs.
  * @public

@@ -1,2 +1,2 @@
 export { parseQuantity } from './quantity.js';
-export { parseDuration, formatDuration } from './duration.js';
+export { formatDuration } from './duration.js';

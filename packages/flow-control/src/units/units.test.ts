@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration, parseQuantity } from '@switchyard/flow-control';
+import { durationOrError } from '@switchyard/core';
+import { formatDuration, parseQuantity } from '@switchyard/flow-control';
+
+/** Core's duration parser, throwing its message: the one every flow-control duration field uses. */
+function parseDuration(value: string | number): number {
+  const ms = durationOrError(value);
+  if (typeof ms === 'string') throw new Error(ms);
+  return ms;
+}
 
 const SCALE = { '': 1, k: 1e3, M: 1e6, G: 1e9, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, Ti: 1024 ** 4 } as const;
 
@@ -42,7 +50,7 @@ describe('parseQuantity', () => {
   });
 });
 
-describe('parseDuration', () => {
+describe('durations (core durationOrError, formatDuration)', () => {
   it('reads Go-style durations into milliseconds', () => {
     expect(parseDuration('60s')).toBe(60_000);
     expect(parseDuration('500ms')).toBe(500);

@@ -1,17 +1,4 @@
-import {
-  Attributes,
-  definePlugin,
-  type CycleContext,
-  type DataProducer,
-  type Endpoint,
-  type FastGaugeChild,
-  type EndpointPool,
-  type PluginDefinition,
-  type RequestLifecycle,
-  type SchedulingRequest,
-  type SchedulingResult,
-  type SharedState,
-} from '@switchyard/core';
+import { Attributes, definePlugin, type CycleContext, type DataProducer, type Endpoint, type EndpointPool, type FastGaugeChild, type PluginDefinition, type RequestLifecycle, type SchedulingRequest, type SchedulingResult, type SharedState } from '@switchyard/core';
 import { z } from 'zod';
 import type { PrefixIndex } from '../api/types.js';
 import { ApproximatePrefixIndex, DEFAULT_LRU_CAPACITY_PER_ENDPOINT } from '../approximate/approximate-index.js';
