@@ -1,6 +1,5 @@
 export { functionTokenizer } from './types.js';
 export type { Tokenizer, TokenizeFunction } from './types.js';
-export { LruCache } from './lru-cache.js';
 export { VllmRenderTokenizer, readTokenIds } from './vllm-render-tokenizer.js';
 export type { VllmRenderTokenizerOptions } from './vllm-render-tokenizer.js';
 export { createLocalTokenizer } from './local-tokenizer.js';

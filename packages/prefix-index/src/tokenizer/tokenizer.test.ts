@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, isSwitchyardError, type InferenceRequest, type PromptView } from '@switchyard/core';
-import { createLocalTokenizer, functionTokenizer, LruCache, readTokenIds, VllmRenderTokenizer } from '@switchyard/prefix-index';
+import { createLocalTokenizer, functionTokenizer, readTokenIds, VllmRenderTokenizer } from '@switchyard/prefix-index';
 import { inferenceRequest } from '../plugins/test-requests.js';
 
 function request(prompt: PromptView, body: Record<string, unknown> = {}): InferenceRequest {
@@ -124,14 +124,21 @@ describe('other tokenizers', () => {
     await expect(createLocalTokenizer({ tokenizerJson: '/definitely/missing.json' })).rejects.toThrow();
   });
 
-  it('LruCache evicts the least recently used entry', () => {
-    const c = new LruCache<string, number>(2);
-    c.set('a', 1);
-    c.set('b', 2);
-    expect(c.get('a')).toBe(1);
-    c.set('c', 3);
-    expect(c.get('b')).toBeUndefined();
-    expect(c.get('a')).toBe(1);
-    expect(c.size).toBe(2);
+  it('keeps the cacheSize most recently used prompts and none with cacheSize 0', async () => {
+    const text = (t: string): InferenceRequest => request({ kind: 'text', texts: [t] }, { prompt: t });
+    const fetches = async (t: VllmRenderTokenizer, prompts: string[]): Promise<number> => {
+      const before = calls.length;
+      for (const p of prompts) await t.tokenize(text(p), 'm');
+      return calls.length - before;
+    };
+    const lru = new VllmRenderTokenizer({ url, cacheSize: 2 });
+    expect(await fetches(lru, ['a', 'b', 'a'])).toBe(2); // the second 'a' is cached and now most recent
+    expect(await fetches(lru, ['c'])).toBe(1); // evicts 'b', the least recently used
+    expect(await fetches(lru, ['a', 'c'])).toBe(0);
+    expect(await fetches(lru, ['b'])).toBe(1);
+    expect(lru.cacheSize).toBe(2);
+    const none = new VllmRenderTokenizer({ url, cacheSize: 0 });
+    expect(await fetches(none, ['a', 'a'])).toBe(2);
+    expect(none.cacheSize).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SwitchyardError, systemClock, type Clock, type InferenceRequest } from '@switchyard/core';
-import { LruCache } from './lru-cache.js';
+import { LRUCache } from 'lru-cache';
 import type { Tokenizer } from './types.js';
 
 /**
@@ -73,7 +73,8 @@ export class VllmRenderTokenizer implements Tokenizer {
   readonly #url: string;
   readonly #api: 'render' | 'tokenize';
   readonly #timeoutMs: number;
-  readonly #cache: LruCache<string, number[][]>;
+  /** Token ids by prompt digest; undefined when `cacheSize` is 0 (lru-cache needs at least one entry). */
+  readonly #cache: LRUCache<string, number[][]> | undefined;
   readonly #options: VllmRenderTokenizerOptions;
   readonly #fetch: typeof fetch;
   readonly #clock: Clock;
@@ -84,14 +85,15 @@ export class VllmRenderTokenizer implements Tokenizer {
     this.#api = options.api ?? 'render';
     this.name = `vllm-${this.#api}`;
     this.#timeoutMs = options.timeoutMs ?? 5000;
-    this.#cache = new LruCache(options.cacheSize ?? 1024);
+    const cacheSize = Math.max(0, Math.floor(options.cacheSize ?? 1024));
+    this.#cache = cacheSize === 0 ? undefined : new LRUCache({ max: cacheSize });
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#clock = options.clock ?? systemClock;
   }
 
   /** Cached entries. */
   get cacheSize(): number {
-    return this.#cache.size;
+    return this.#cache?.size ?? 0;
   }
 
   /**
@@ -104,7 +106,7 @@ export class VllmRenderTokenizer implements Tokenizer {
     if (prompt.kind === 'tokens') return prompt.tokenIds.map((t) => [...t]);
     if (prompt.kind === 'none') return [];
     const key = createHash('sha1').update(`${this.#api}\0${target}\0${request.api}\0`).update(request.rawBody).digest('base64');
-    const cached = this.#cache.get(key);
+    const cached = this.#cache?.get(key);
     if (cached !== undefined) return cached;
     let result: number[][];
     if (prompt.kind === 'chat') {
@@ -117,7 +119,7 @@ export class VllmRenderTokenizer implements Tokenizer {
       result = [];
       for (const text of prompt.texts) result.push(...(await this.#post('/tokenize', { model: target, prompt: text }, signal)));
     }
-    this.#cache.set(key, result);
+    this.#cache?.set(key, result);
     return result;
   }
 
