@@ -1,7 +1,7 @@
 /**
- * `npm run demo`: a simulated vLLM fleet on loopback, the Switchyard gateway with llm-d's default
- * config in front of it, a multi-turn chat workload driven with the official `openai` client, then
- * the same workload through the same gateway with round-robin routing; prints a side-by-side
+ * `npm run demo`: a simulated vLLM fleet on loopback and a multi-turn chat workload driven with the
+ * official `openai` client through the Switchyard gateway three times: with the switchyard profile,
+ * with llm-d's default config, and with round-robin routing; prints a side-by-side
  * table (engine-measured prefix hit rate, TTFT, throughput, errors) and writes an HTML report.
  */
 import { resolve } from 'node:path';
@@ -10,7 +10,7 @@ import { buildReport, multiTurnWorkload, percentiles, writeReport, type Comparis
 import { driveWorkload } from './drive.js';
 import { engineCounters, sampleLoad } from './engine-metrics.js';
 import { isFleetWorker, serveFleetWorker, startFleetHere, startFleetInWorker, type HostedFleet } from './fleet-host.js';
-import { defaultPolicy, roundRobinPolicy, type DemoPolicy } from './policies.js';
+import { defaultPolicy, roundRobinPolicy, switchyardPolicy, type DemoPolicy } from './policies.js';
 
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
@@ -160,7 +160,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   });
   log(`fleet: ${o.pods} simulated vLLM pods (${o.profile}, ${o.timeScale}× real time); workload: ${workload.description} (${workload.items.length} requests)\n`);
   const runs: PolicyRun[] = [];
-  for (const policy of [defaultPolicy, roundRobinPolicy]) runs.push(await runPolicy(policy, workload, o, log));
+  for (const policy of [switchyardPolicy, defaultPolicy, roundRobinPolicy]) runs.push(await runPolicy(policy, workload, o, log));
   const rows = runs.map(rowOf);
   const report = buildReport({
     title: `Switchyard demo: ${workload.name} through the live gateway on ${o.pods} simulated pods`,

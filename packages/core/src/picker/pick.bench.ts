@@ -16,6 +16,7 @@ import {
   EndpointPool,
   ManualClock,
   createSchedulerConfig,
+  estimatedTtftScorerPlugin,
   kvCacheUtilizationScorerPlugin,
   loraAffinityScorerPlugin,
   maxScorePickerPlugin,
@@ -77,6 +78,21 @@ function defaultPicker(n: number, metrics?: SchedulerMetrics): RequestScheduler 
     clock,
   });
   return new EndpointPicker({ pool, config, clock, random: Math.random, metrics, poolName: metrics === undefined ? undefined : 'bench' });
+}
+
+/**
+ * The switchyard profile's scoring: `estimated-ttft-scorer` alone, max-score. (Its prefix producer
+ * lives in @switchyard/prefix-index and costs what the default profile's does: prefix-index bench.)
+ */
+function switchyardPicker(n: number): RequestScheduler {
+  const clock = new ManualClock();
+  const pool = makePool(n, clock);
+  const config = createSchedulerConfig({
+    profiles: [{ scorers: [{ scorer: make(estimatedTtftScorerPlugin, pool, clock) as Scorer, weight: 1 }], picker: make(maxScorePickerPlugin, pool, clock) as Picker }],
+    pool,
+    clock,
+  });
+  return new EndpointPicker({ pool, config, clock, random: Math.random });
 }
 
 /** The same façade with no scorers and a round-robin picker: framework overhead only. */
@@ -162,6 +178,7 @@ for (const n of [8, 64, 512]) {
     ['EndpointPicker, round-robin picker, no scorers', roundRobinEndpointPicker(n)],
     ['EndpointPicker, queue 2 + kv 2 + lora 1, max-score', defaultPicker(n)],
     ['same, metrics ON (`SchedulerMetrics`, plugin timing every 32nd cycle)', defaultPicker(n, new SchedulerMetrics({ pluginSampleEvery: 32 }))],
+    ['EndpointPicker, switchyard profile scoring (estimated-ttft-scorer), max-score', switchyardPicker(n)],
   ];
   for (const [name, s] of cases) {
     const r = name.startsWith('plain') ? base : await measure(s, samples);

@@ -106,6 +106,22 @@ describe('estimated-ttft-scorer', () => {
     expect(scores(createEstimatedTtftScorer('t'), tokensRequest(100), eps)).toEqual([1, 1]);
     expect(scores(createEstimatedTtftScorer('t', { tieResolutionMs: 0 }), tokensRequest(100), eps)[1]).toBeLessThan(1);
   });
+  it('scores exactly what its trace details say (property)', () => {
+    const pod = fc.record({ waitingQueueSize: fc.nat(20), runningRequestsSize: fc.nat(1100), kvCacheUsagePercent: fc.double({ min: 0, max: 1, noNaN: true }) });
+    fc.assert(
+      fc.property(fc.array(pod, { minLength: 1, maxLength: 12 }), fc.nat(20_000), fc.nat(40), (pods, prompt, cachedBlocks) => {
+        const eps = endpoints(pods.length, (i) => pods[i]);
+        const req = tokensRequest(prompt);
+        req.attributes.set(Attributes.prefixMatch, new Map([['e0', match(cachedBlocks)]]));
+        const scorer = createEstimatedTtftScorer('t');
+        const got = scores(scorer, req, eps);
+        const est = scorer.estimate(req, eps).map((d) => d.estimateMs);
+        const c = MODEL.stepBaseMs + MODEL.tieResolutionMs;
+        const best = Math.min(...est);
+        got.forEach((g, i) => expect(g).toBeCloseTo((best + c) / ((est[i] as number) + c), 12));
+      }),
+    );
+  });
   it('names the bad field of an invalid parameter', () => {
     const registry = createDefaultRegistry();
     const doc = (parameters: object): string => JSON.stringify({ apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig', plugins: [{ type: 'estimated-ttft-scorer', parameters }], schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'estimated-ttft-scorer' }] }] });

@@ -6,7 +6,7 @@ import type { CycleContext, RequestLifecycle, Scorer, ScoreMap, SchedulingResult
 import type { SchedulingRequest } from '../../scheduling/request.js';
 import { requestPromptTokens } from '../request-tokens.js';
 import { PendingPrefill } from './pending-prefill.js';
-import { estimateTtftMs, kvTokensOf, type TtftInputs, type TtftModel } from './ttft-estimate.js';
+import { estimateFromParts, estimateTtftMs, kvTokensOf, type TtftInputs, type TtftModel } from './ttft-estimate.js';
 
 /** Registry type of the estimated-TTFT scorer. @public */
 export const ESTIMATED_TTFT_SCORER = 'estimated-ttft-scorer';
@@ -106,11 +106,22 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
   const rounded = (ms: number): number => (p.tieResolutionMs > 0 ? Math.ceil(ms / p.tieResolutionMs) * p.tieResolutionMs : ms);
   const c = p.stepBaseMs + p.tieResolutionMs;
 
+  // The hot path: the same inputs as inputsOf, read into locals (no per-endpoint objects).
   const scoreInto = (_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
     const prompt = requestPromptTokens(request);
+    const matches = request.attributes.get(matchKey);
+    const load = request.attributes.get(Attributes.inFlightLoad);
+    const typical = meanPrompt > 0 ? meanPrompt : prompt;
     let best = Infinity;
     for (let i = 0; i < endpoints.length; i++) {
-      const est = rounded(estimateTtftMs(model, inputsOf(request, endpoints[i] as Endpoint, prompt)));
+      const e = endpoints[i] as Endpoint;
+      const m = e.metrics;
+      const match = matches?.get(e.id);
+      const uncached = match === undefined ? prompt : Math.max(0, prompt - match.cachedBlocks * match.blockSizeTokens);
+      const inFlight = load === undefined ? e.inFlightRequests : load.requests(e);
+      const queued = Math.max(pending.tokens(e.id), m === undefined ? 0 : m.waitingQueueSize * typical);
+      const running = Math.max(m === undefined ? 0 : m.runningRequestsSize, inFlight);
+      const est = rounded(estimateFromParts(model, uncached, queued, running, m === undefined ? 0 : m.kvCacheUsagePercent, kvTokensOf(e)));
       out[i] = est;
       if (est < best) best = est;
     }

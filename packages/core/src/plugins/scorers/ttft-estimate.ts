@@ -49,12 +49,20 @@ export interface TtftInputs {
  * @public
  */
 export function estimateTtftMs(m: TtftModel, x: TtftInputs): number {
-  const work = x.queuedTokens + x.uncachedTokens;
-  const decodeShare = Math.min(x.running, m.stepTokenBudget * 0.875);
+  return estimateFromParts(m, x.uncachedTokens, x.queuedTokens, x.running, x.kvUsage, x.kvTokens);
+}
+
+/**
+ * {@link estimateTtftMs} on plain numbers, so the scorer's hot loop allocates nothing.
+ * @internal
+ */
+export function estimateFromParts(m: TtftModel, uncachedTokens: number, queuedTokens: number, running: number, kvUsage: number, kvTokens: number): number {
+  const work = queuedTokens + uncachedTokens;
+  const decodeShare = Math.min(running, m.stepTokenBudget * 0.875);
   const perStep = m.stepTokenBudget - decodeShare;
   const steps = Math.max(1, Math.ceil(work / perStep));
-  const stepMs = m.stepBaseMs + decodeShare * m.msPerToken + x.kvTokens * m.msPerKvToken;
-  const over = x.kvUsage - m.kvPressureThreshold;
+  const stepMs = m.stepBaseMs + decodeShare * m.msPerToken + kvTokens * m.msPerKvToken;
+  const over = kvUsage - m.kvPressureThreshold;
   const pressure = over > 0 ? (m.kvPressureMs * over) / (1 - m.kvPressureThreshold) : 0;
   return work * m.msPerToken + steps * stepMs + pressure;
 }
