@@ -17,7 +17,8 @@ import {
 import { ManualClock } from '../../clock/manual-clock.js';
 import { cycleContext, endpoints, poolOf, schedulingRequest } from '../../testing/index.js';
 
-const MODEL: TtftModel = estimatedTtftScorerParameters.parse({});
+const PARAMS = estimatedTtftScorerParameters.parse({});
+const MODEL: TtftModel = PARAMS;
 const tokensRequest = (n: number) => schedulingRequest({ request: { prompt: { kind: 'tokens', tokenIds: [Array.from({ length: n }, (_, i) => i)] } } });
 const match = (cachedBlocks: number): PrefixMatchInfo => ({ matchBlocks: cachedBlocks, totalBlocks: 100, blockSizeTokens: 64, cachedBlocks });
 const scores = (s: ReturnType<typeof createEstimatedTtftScorer>, req: ReturnType<typeof tokensRequest>, eps: readonly Endpoint[]): number[] => {
@@ -116,9 +117,11 @@ describe('estimated-ttft-scorer', () => {
         const scorer = createEstimatedTtftScorer('t');
         const got = scores(scorer, req, eps);
         const est = scorer.estimate(req, eps).map((d) => d.estimateMs);
-        const c = MODEL.stepBaseMs + MODEL.tieResolutionMs;
+        const c = PARAMS.stepBaseMs + PARAMS.tieResolutionMs;
         const best = Math.min(...est);
-        got.forEach((g, i) => expect(g).toBeCloseTo((best + c) / ((est[i] as number) + c), 12));
+        got.forEach((g, i) => {
+          expect(g).toBeCloseTo((best + c) / ((est[i] as number) + c), 12);
+        });
       }),
     );
   });
