@@ -4,7 +4,7 @@ import { parseAllDocuments } from 'yaml';
 import { loadResources } from '@switchyard/core';
 import { parseEppArgs } from '@switchyard/envoy';
 import { parseGatewayArgs } from '@switchyard/express';
-import { eppLeaseName, parseKubernetesFlags, poolSpecFromObject, type InferencePoolObject } from '@switchyard/kubernetes';
+import { BaseModelMap, IPP_MANAGED_LABEL, eppLeaseName, parseKubernetesFlags, parseModelMapping, poolSpecFromObject, type InferencePoolObject } from '@switchyard/kubernetes';
 
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- manifests are free-form YAML */
 type Doc = Record<string, any>;
@@ -42,6 +42,16 @@ describe('examples/kubernetes', () => {
     expect([probes.livenessProbe.grpc.service, probes.readinessProbe.grpc.service]).toEqual(['liveness', 'readiness']);
   });
 
+  it('the model-mapping ConfigMap is labelled for IPP and maps its adapters to the base model', async () => {
+    const [cm] = await read('./model-mappings.yaml');
+    expect(cm!.metadata.labels[IPP_MANAGED_LABEL]).toBe('true');
+    const mapping = parseModelMapping(cm!);
+    if (typeof mapping === 'string') throw new Error(mapping);
+    const map = new BaseModelMap();
+    map.set('llm/llama-3-adapters', mapping);
+    expect(map.baseModelOf('sql-lora')).toBe('meta-llama/Llama-3.1-8B-Instruct');
+  });
+
   it('the in-process gateway alternative has flags the gateway CLI accepts', async () => {
     const [deployment] = await read('./gateway.yaml');
     const args = parseGatewayArgs(argsOf(deployment!));
@@ -53,7 +63,7 @@ describe('examples/kubernetes', () => {
     const role = docs.find((d) => d.kind === 'Role')!;
     const rules = role.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
     const can = (group: string, resource: string, verb: string): boolean => rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb));
-    for (const [g, r] of [['', 'pods'], ['inference.networking.k8s.io', 'inferencepools'], ['llm-d.ai', 'inferenceobjectives'], ['llm-d.ai', 'inferencemodelrewrites']] as const) {
+    for (const [g, r] of [['', 'pods'], ['', 'configmaps'], ['inference.networking.k8s.io', 'inferencepools'], ['llm-d.ai', 'inferenceobjectives'], ['llm-d.ai', 'inferencemodelrewrites']] as const) {
       for (const verb of ['list', 'watch']) expect(can(g, r, verb)).toBe(true);
     }
     for (const verb of ['get', 'create', 'update']) expect(can('coordination.k8s.io', 'leases', verb)).toBe(true);

@@ -1,6 +1,6 @@
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError, type PluginPack } from '@switchyard/core';
 import { withScrapePort } from '@switchyard/core/internal';
-import type { KubernetesCliFlags, KubernetesMetrics } from '@switchyard/kubernetes';
+import type { BaseModelMap, KubernetesCliFlags, KubernetesMetrics } from '@switchyard/kubernetes';
 import type { RunningEpp } from '../epp/start-epp.js';
 
 /**
@@ -59,12 +59,25 @@ export function kubernetesFlagValues(values: Readonly<Record<string, unknown>>):
 export type KubernetesModule = typeof import('@switchyard/kubernetes');
 
 /**
+ * `@switchyard/kubernetes` loaded for the CLI: the validated flags, and the IPP model mappings
+ * with the plugin pack that turns them into the `x-gateway-base-model-name` header (give `packs`
+ * to `startEpp`).
+ * @public
+ */
+export interface LoadedKubernetes {
+  readonly k8s: KubernetesModule;
+  readonly parsed: KubernetesCliFlags;
+  readonly mappings: BaseModelMap;
+  readonly packs: readonly PluginPack[];
+}
+
+/**
  * Loads `@switchyard/kubernetes` and validates the flags with it; undefined when no Kubernetes
  * flag was given.
  * @throws SwitchyardError `CONFIG_INVALID` for bad flags or a missing package
  * @public
  */
-export async function loadKubernetes(flags: KubernetesFlagValues): Promise<{ k8s: KubernetesModule; parsed: KubernetesCliFlags } | undefined> {
+export async function loadKubernetes(flags: KubernetesFlagValues): Promise<LoadedKubernetes | undefined> {
   if (!wantsKubernetes(flags)) return undefined;
   let k8s: KubernetesModule;
   try {
@@ -74,7 +87,8 @@ export async function loadKubernetes(flags: KubernetesFlagValues): Promise<{ k8s
   }
   const parsed = k8s.parseKubernetesFlags(flags);
   if (parsed === undefined) throw new SwitchyardError('CONFIG_INVALID', '--drain-timeout: needs --pool-name or --endpoint-selector');
-  return { k8s, parsed };
+  const mappings = new k8s.BaseModelMap();
+  return { k8s, parsed, mappings, packs: [k8s.baseModelHeaderPack(mappings)] };
 }
 
 /** True when a discovery flag asks for Kubernetes. @public */
@@ -84,13 +98,16 @@ export function wantsKubernetes(flags: KubernetesFlagValues): boolean {
 
 /**
  * Follows the pool on Kubernetes for a started EPP: pods into `epp.pool`, objectives and rewrites
- * into the picker's stores, readiness (and leadership) into the gRPC health service.
+ * into the picker's stores, IPP ConfigMaps into `kube.mappings`, readiness (and leadership) into
+ * the gRPC health service.
  * @returns what the CLI drains on SIGTERM, and the drain period
  */
-export async function attachKubernetes(epp: RunningEpp, k8s: KubernetesModule, parsed: KubernetesCliFlags, metrics: KubernetesMetrics, log: (line: string) => void): Promise<{ drain(): Promise<void>; close(): Promise<void> }> {
+export async function attachKubernetes(epp: RunningEpp, kube: LoadedKubernetes, metrics: KubernetesMetrics, log: (line: string) => void): Promise<{ drain(): Promise<void>; close(): Promise<void> }> {
+  const { k8s, parsed } = kube;
   const scrape = epp.config.dataLayerSettings.scrape;
   const running = await k8s.startKubernetes({
     ...parsed.discovery,
+    modelMappings: kube.mappings,
     pool: epp.pool,
     objectives: epp.objectives,
     rewrites: epp.rewrites,

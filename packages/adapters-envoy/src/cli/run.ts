@@ -63,11 +63,13 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     // With discovery, NOT_SERVING until the pool has synced (and this replica leads).
     ready: kube === undefined,
     metricsSources: kubeMetrics === undefined ? [] : [kubeMetrics.registry],
+    // The x-gateway-base-model-name header from the IPP model-mapping ConfigMaps.
+    ...(kube === undefined ? {} : { packs: kube.packs }),
   });
   let discovery: Awaited<ReturnType<typeof attachKubernetes>> | undefined;
   if (kube !== undefined && kubeMetrics !== undefined) {
     try {
-      discovery = await attachKubernetes(epp, kube.k8s, kube.parsed, kubeMetrics, (line) => { io.stderr(`${line}\n`); });
+      discovery = await attachKubernetes(epp, kube, kubeMetrics, (line) => { io.stderr(`${line}\n`); });
     } catch (err) {
       await epp.close();
       throw err;

@@ -1,4 +1,4 @@
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError, type PluginPack } from '@switchyard/core';
 import type { Gateway } from '../config/from-config.js';
 
 /**
@@ -46,13 +46,27 @@ export function gatewayWantsKubernetes(flags: GatewayKubernetesFlags): boolean {
 }
 
 /**
- * Follows a pool on Kubernetes for the gateway's single pool: pods into its endpoints (each after
- * a first scrape), InferenceObjectives and InferenceModelRewrites into its picker, discovery
- * metrics into the gateway's `/metrics`. Returns the gateway with a `close()` that stops
- * discovery first.
+ * `@switchyard/kubernetes` loaded for the gateway CLI: the plugin pack that sets
+ * `x-gateway-base-model-name` from the IPP model-mapping ConfigMaps (give it to
+ * `createGatewayFromConfig`), and `attach`, which starts discovery for the built gateway.
+ * @public
+ */
+export interface GatewayKubernetes {
+  readonly packs: readonly PluginPack[];
+  /**
+   * Follows the pool for the gateway's single pool: pods into its endpoints (each after a first
+   * scrape), InferenceObjectives and InferenceModelRewrites into its picker, IPP ConfigMaps into
+   * the base-model header, discovery metrics into the gateway's `/metrics`. Returns the gateway
+   * with a `close()` that stops discovery first.
+   */
+  attach(gateway: Gateway, log: (line: string) => void): Promise<Gateway>;
+}
+
+/**
+ * Loads `@switchyard/kubernetes` and validates the discovery flags with it.
  * @throws SwitchyardError `CONFIG_INVALID` for bad flags or a missing package
  */
-export async function attachGatewayKubernetes(gateway: Gateway, flags: GatewayKubernetesFlags, log: (line: string) => void): Promise<Gateway> {
+export async function loadGatewayKubernetes(flags: GatewayKubernetesFlags): Promise<GatewayKubernetes> {
   let k8s: typeof import('@switchyard/kubernetes');
   try {
     k8s = await import('@switchyard/kubernetes');
@@ -60,22 +74,30 @@ export async function attachGatewayKubernetes(gateway: Gateway, flags: GatewayKu
     throw new SwitchyardError('CONFIG_INVALID', 'Kubernetes discovery flags need @switchyard/kubernetes and @kubernetes/client-node installed', { cause: err });
   }
   const parsed = k8s.parseKubernetesFlags(flags);
-  const pool = gateway.pools[0];
-  if (parsed === undefined || pool === undefined) throw new SwitchyardError('CONFIG_INVALID', '--pool-name or --endpoint-selector: required for Kubernetes discovery');
-  if (gateway.pools.length !== 1) throw new SwitchyardError('CONFIG_INVALID', '--pool-name/--endpoint-selector: discovery fills one pool; the config defines gateway.pools');
-  const running = await k8s.startKubernetes({
-    ...parsed.discovery,
-    pool: pool.source,
-    objectives: pool.objectives,
-    rewrites: pool.rewrites,
-    metrics: new k8s.KubernetesMetrics({ registry: gateway.registry }),
-    log,
-  });
+  if (parsed === undefined) throw new SwitchyardError('CONFIG_INVALID', '--pool-name or --endpoint-selector: required for Kubernetes discovery');
+  const mappings = new k8s.BaseModelMap();
   return {
-    ...gateway,
-    async close() {
-      await running.close();
-      await gateway.close();
+    packs: [k8s.baseModelHeaderPack(mappings)],
+    async attach(gateway, log) {
+      const pool = gateway.pools[0];
+      if (pool === undefined) throw new SwitchyardError('CONFIG_INVALID', '--pool-name or --endpoint-selector: the gateway has no pool to fill');
+      if (gateway.pools.length !== 1) throw new SwitchyardError('CONFIG_INVALID', '--pool-name/--endpoint-selector: discovery fills one pool; the config defines gateway.pools');
+      const running = await k8s.startKubernetes({
+        ...parsed.discovery,
+        pool: pool.source,
+        objectives: pool.objectives,
+        rewrites: pool.rewrites,
+        modelMappings: mappings,
+        metrics: new k8s.KubernetesMetrics({ registry: gateway.registry }),
+        log,
+      });
+      return {
+        ...gateway,
+        async close() {
+          await running.close();
+          await gateway.close();
+        },
+      };
     },
   };
 }

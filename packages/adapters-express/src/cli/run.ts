@@ -5,7 +5,7 @@ import { routingProfileConfig } from '@switchyard/prefix-index';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
 import { runGatewayExplain } from './explain.js';
-import { attachGatewayKubernetes, gatewayWantsKubernetes } from './kubernetes.js';
+import { gatewayWantsKubernetes, loadGatewayKubernetes } from './kubernetes.js';
 
 /**
  * I/O of {@link runGatewayCli}, injectable for tests.
@@ -54,6 +54,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     const otel = args.otel ? await loadOpenTelemetry() : undefined;
     if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
     const discovered = gatewayWantsKubernetes(args.kubernetes);
+    const kube = discovered ? await loadGatewayKubernetes(args.kubernetes) : undefined;
     let gateway = await createGatewayFromConfig({
       ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
       ...(text === undefined ? {} : { config: text }),
@@ -65,11 +66,12 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       ...(args.console ? { console: true } : {}),
       onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-gateway', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
       plugins: io.plugins ?? [],
+      ...(kube === undefined ? {} : { packs: kube.packs }),
       log: io.err,
     });
-    if (discovered) {
+    if (kube !== undefined) {
       const built = gateway;
-      gateway = await attachGatewayKubernetes(built, args.kubernetes, io.err).catch(async (err: unknown) => {
+      gateway = await kube.attach(built, io.err).catch(async (err: unknown) => {
         await built.close();
         throw err;
       });

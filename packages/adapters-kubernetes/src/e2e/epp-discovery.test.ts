@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import { runEppCli, ServingStatus, type RunningEpp } from '@switchyard/envoy';
 import { EnvoyEmulator } from '../../../adapters-envoy/src/test-support/envoy-client.js';
-import { reqBody, reqHeaders, setHeaders } from '../../../adapters-envoy/src/test-support/wire-helpers.js';
+import { reqBody, reqHeaders } from '../../../adapters-envoy/src/test-support/wire-helpers.js';
+import { mutationHeaders } from '../test-support/header-mutation.js';
 import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
 import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
-import { OBJECTIVES, PODS, POOLS, podObject, poolObject, setReady } from '../test-support/objects.js';
+import { CONFIGMAPS, OBJECTIVES, PODS, POOLS, modelMappingObject, podObject, poolObject, setReady } from '../test-support/objects.js';
 
 const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
 
@@ -28,14 +29,16 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
   let stderr = '';
 
   /** Sends one ext_proc request and returns the destination the picker chose. */
-  const route = async (headers: Record<string, string> = {}, prompt = 'hello'): Promise<string> => {
+  const route = async (headers: Record<string, string> = {}, prompt = 'hello'): Promise<string> => (await mutation(headers, prompt))['x-gateway-destination-endpoint'] ?? '';
+  /** Sends one ext_proc request and returns the headers the picker sets on it. */
+  const mutation = async (headers: Record<string, string> = {}, prompt = 'hello', model = 'm'): Promise<Record<string, string>> => {
     const s = envoy.open();
     s.send(reqHeaders({ ':method': 'POST', ':path': '/v1/completions', ...headers }));
-    s.send(reqBody(JSON.stringify({ model: 'm', prompt }), true));
+    s.send(reqBody(JSON.stringify({ model, prompt }), true));
     const [head] = await s.waitFor(1);
     s.cancel();
     await s.ended;
-    return setHeaders(head!.request_headers!.response.header_mutation)['x-gateway-destination-endpoint'] ?? '';
+    return mutationHeaders(head!.request_headers!.response.header_mutation);
   };
   /** Sends `n` requests with distinct prompts; every one must go to an `allowed` pod. */
   const expectOnly = async (allowed: string[], n = 8): Promise<void> => {
@@ -133,5 +136,25 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
     expect(await metricsText()).toMatch(/llm_d_epp_request_total\{[^}]*priority="10"[^}]*\} 1/);
     api.store.delete(OBJECTIVES, 'default', 'critical');
     await until(() => epp.objectives.get('critical') === undefined, 'objective deleted');
+  });
+
+  it('sets x-gateway-base-model-name live from the IPP model-mapping ConfigMaps', async () => {
+    const base = async (model: string): Promise<string | undefined> => (await mutation({}, `p ${String(Math.random())}`, model))['x-gateway-base-model-name'];
+    // Set even when unknown, as IPP does.
+    expect(await base('sql-lora')).toBe('');
+    api.store.create(CONFIGMAPS, 'default', modelMappingObject('llama-adapters', 'llama-3', ['sql-lora', 'chat-lora']));
+    api.store.create(CONFIGMAPS, 'default', modelMappingObject('unmanaged', 'qwen', ['code-lora'], false));
+    api.store.create(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'broken', labels: { 'inference.llm-d.ai/ipp-managed': 'true' } }, data: { adapters: '- x' } });
+    await until(async () => (await base('sql-lora')) === 'llama-3', 'the mapping arrived');
+    expect(await base('llama-3')).toBe('llama-3');
+    expect(await base('code-lora')).toBe('');
+    expect(stderr).toMatch(/ignoring ConfigMap default\/broken: data\.baseModel: required/);
+    // Removing the label drops the mapping; labelling the other ConfigMap adds its own.
+    api.store.patch(CONFIGMAPS, 'default', 'llama-adapters', { metadata: { labels: { 'inference.llm-d.ai/ipp-managed': null } } });
+    api.store.patch(CONFIGMAPS, 'default', 'unmanaged', { metadata: { labels: { 'inference.llm-d.ai/ipp-managed': 'true' } } });
+    await until(async () => (await base('code-lora')) === 'qwen', 'the relabelled ConfigMap arrived');
+    expect(await base('sql-lora')).toBe('');
+    api.store.delete(CONFIGMAPS, 'default', 'unmanaged');
+    await until(async () => (await base('code-lora')) === '', 'the deleted ConfigMap left');
   });
 });

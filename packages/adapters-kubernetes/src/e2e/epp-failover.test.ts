@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { ServingStatus } from '@switchyard/envoy';
 import { EnvoyEmulator } from '../../../adapters-envoy/src/test-support/envoy-client.js';
-import { reqBody, reqHeaders, setHeaders } from '../../../adapters-envoy/src/test-support/wire-helpers.js';
+import { reqBody, reqHeaders } from '../../../adapters-envoy/src/test-support/wire-helpers.js';
+import { mutationHeaders } from '../test-support/header-mutation.js';
 import { eppLeaseName } from '../leader/lease-elector.js';
 import type { LeaseObject } from '../resources/types.js';
 import { startEppProcess, type EppProcess } from '../test-support/epp-process.js';
@@ -54,7 +55,7 @@ describe('two switchyard-epp processes elect a leader on the Lease (fake API ser
     const [head] = await s.waitFor(1);
     s.cancel();
     await s.ended;
-    return setHeaders(head!.request_headers!.response.header_mutation)['x-gateway-destination-endpoint'] ?? '';
+    return mutationHeaders(head!.request_headers!.response.header_mutation)['x-gateway-destination-endpoint'] ?? '';
   };
   const pods = (): string[] => IPS.map((ip) => `${ip}:${String(fleet.port)}`);
   /** True once `r` has synced the pool: it routes to one of the pods. */

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { runGatewayCli, type Gateway } from '@switchyard/express';
 import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
 import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
-import { PODS, POOLS, REWRITES, podObject, poolObject, setReady } from '../test-support/objects.js';
+import { CONFIGMAPS, PODS, POOLS, REWRITES, modelMappingObject, podObject, poolObject, setReady } from '../test-support/objects.js';
 
 const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 
@@ -85,5 +87,31 @@ describe('switchyard-gateway --pool-name follows an InferencePool on the fake AP
     api.store.delete(REWRITES, 'default', 'alias-to-m');
     await until(() => gateway.pools[0]!.rewrites.get('alias-to-m') === undefined, 'rewrite deleted');
     expect((await complete('alias')).status).toBe(404);
+  });
+
+  it('forwards x-gateway-base-model-name from the IPP model-mapping ConfigMaps to the pods', async () => {
+    // What the pods received: every request reaching a server bound to a pod IP.
+    const seen: (string | undefined)[] = [];
+    const onRequest = (message: unknown): void => {
+      const req = (message as { request: IncomingMessage }).request;
+      if (IPS.includes(req.socket.localAddress ?? '') && req.method === 'POST') seen.push(req.headers['x-gateway-base-model-name'] as string | undefined);
+    };
+    subscribe('http.server.request.start', onRequest);
+    /** Sends completions until the pods see `value` (the ConfigMap watch is asynchronous). */
+    const untilPodsSee = async (value: string): Promise<void> => {
+      for (let i = 0; i < 200 && seen.at(-1) !== value; i++) await complete('m-lora');
+      expect(seen.at(-1)).toBe(value);
+    };
+    try {
+      await complete('m-lora');
+      // Set even when the model is unknown, as IPP does.
+      expect(seen.at(-1)).toBe('');
+      api.store.create(CONFIGMAPS, 'default', modelMappingObject('m-adapters', 'm', ['m-lora']));
+      await untilPodsSee('m');
+      api.store.delete(CONFIGMAPS, 'default', 'm-adapters');
+      await untilPodsSee('');
+    } finally {
+      unsubscribe('http.server.request.start', onRequest);
+    }
   });
 });

@@ -6,6 +6,8 @@ import { PoolDiscovery, type PoolSource } from '../discovery/pool-discovery.js';
 import { INFERENCE_POOL_GROUP, checkTargetPorts } from '../discovery/pool-spec.js';
 import { LeaseElector, eppLeaseName } from '../leader/lease-elector.js';
 import { KubernetesMetrics } from '../metrics/kubernetes-metrics.js';
+import type { BaseModelMap } from '../resources/base-model-map.js';
+import { ModelMappingWatch } from '../resources/model-mapping-watch.js';
 import { ObjectiveWatch } from '../resources/objective-watch.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 
@@ -37,6 +39,11 @@ export interface KubernetesOptions {
   readonly objectives?: ObjectiveStore | undefined;
   /** Filled live from InferenceModelRewrites (pool mode only). */
   readonly rewrites?: ModelRewriteStore | undefined;
+  /**
+   * Filled live from the namespace's IPP model-mapping ConfigMaps (label
+   * `inference.llm-d.ai/ipp-managed: "true"`), in both modes; feed it to `baseModelHeaderPack`.
+   */
+  readonly modelMappings?: BaseModelMap | undefined;
   /** First scrape before an endpoint joins; `false` to join at once. */
   readonly probe?: EndpointProbe | false | undefined;
   /** Applied to each endpoint before it joins (e.g. the config's metrics port). */
@@ -70,6 +77,8 @@ export interface RunningKubernetes extends EventEmitter<RunningKubernetesEvents>
   readonly poolName: string;
   readonly discovery: PoolDiscovery;
   readonly objectives: ObjectiveWatch | undefined;
+  /** The IPP ConfigMap watch, when `modelMappings` was given. */
+  readonly modelMappings: ModelMappingWatch | undefined;
   readonly elector: LeaseElector | undefined;
   readonly metrics: KubernetesMetrics;
   /**
@@ -135,6 +144,7 @@ export async function startKubernetes(options: KubernetesOptions): Promise<Runni
     source.kind === 'inference-pool' && (options.objectives !== undefined || options.rewrites !== undefined)
       ? new ObjectiveWatch({ ...common, namespace, pool: { name, group: source.group }, objectives: options.objectives, rewrites: options.rewrites })
       : undefined;
+  const modelMappings = options.modelMappings === undefined ? undefined : new ModelMappingWatch({ ...common, namespace, map: options.modelMappings });
   const elector = options.leaderElection === true ? new LeaseElector({ client, clock, metrics, log, namespace, name: eppLeaseName(namespace, name), identity: options.lease?.identity, leaseDurationMs: options.lease?.durationMs, renewDeadlineMs: options.lease?.renewDeadlineMs, retryPeriodMs: options.lease?.retryPeriodMs }) : undefined;
   const protocols = options.supportedProtocols ?? ['http'];
   let draining = false;
@@ -159,7 +169,7 @@ export async function startKubernetes(options: KubernetesOptions): Promise<Runni
   elector?.on('elected', update);
   elector?.on('lost', update);
   // The standby keeps its pod list, objectives and metrics live (llm-d's haPopulateNonLeaderDatastore).
-  await Promise.all([discovery.start(), objectives?.start()]);
+  await Promise.all([discovery.start(), objectives?.start(), modelMappings?.start()]);
   elector?.start();
   update();
   let closed = false;
@@ -173,6 +183,7 @@ export async function startKubernetes(options: KubernetesOptions): Promise<Runni
     poolName: name,
     discovery,
     objectives,
+    modelMappings,
     elector,
     metrics,
     get ready() {
@@ -184,7 +195,7 @@ export async function startKubernetes(options: KubernetesOptions): Promise<Runni
       closed = true;
       await drain();
       joiner.close();
-      await Promise.all([discovery.stop(), objectives?.stop()]);
+      await Promise.all([discovery.stop(), objectives?.stop(), modelMappings?.stop()]);
     },
   });
 }

@@ -27,3 +27,15 @@ export function poolObject(name: string, matchLabels: Record<string, string>, po
 export function setReady(store: FakeStore, ns: string, name: string, ready: boolean): void {
   store.patch(PODS, ns, name, { status: { conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
 }
+
+export const CONFIGMAPS = '/v1/configmaps';
+
+/** An IPP model-mapping ConfigMap (`inference.llm-d.ai/ipp-managed: "true"`). */
+export function modelMappingObject(name: string, baseModel: string, adapters: string[], labelled = true): Obj {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels: labelled ? { 'inference.llm-d.ai/ipp-managed': 'true' } : {} },
+    data: { baseModel, adapters: adapters.map((a) => `- ${a}`).join('\n') },
+  };
+}
