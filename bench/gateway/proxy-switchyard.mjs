@@ -4,10 +4,12 @@
 //   hashed, scored, picked, forwarded, metrics scraped every 50 ms);
 // - "noscrape": the same without polling the upstreams' /metrics;
 // - "noprefix": llm-d's default profile without the prefix producers and scorer;
+// - "profile": the switchyard routing profile (estimated-ttft-scorer on the approximate index);
 // - "rr": the same handler with a trivial round-robin scheduler (gateway cost without scheduling).
 import { createServer } from 'node:http';
 import { EndpointPool, DESTINATION_HEADER } from '@switchyard/core';
 import * as express from '@switchyard/express';
+import { SWITCHYARD_PROFILE_YAML } from '@switchyard/prefix-index';
 
 const port = Number(process.argv[2]);
 const endpoints = process.argv[3].split(',');
@@ -58,7 +60,7 @@ if (mode === 'rr') {
   server.keepAliveTimeout = 60_000;
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
 } else {
-  const gateway = await express.createGatewayFromConfig({ endpoints, port, host: '127.0.0.1', scrapeMetrics: mode !== 'noscrape', ...(mode === 'noprefix' ? { prefixIndex: false, config: NO_PREFIX } : {}) });
+  const gateway = await express.createGatewayFromConfig({ endpoints, port, host: '127.0.0.1', scrapeMetrics: mode !== 'noscrape', ...(mode === 'noprefix' ? { prefixIndex: false, config: NO_PREFIX } : {}), ...(mode === 'profile' ? { config: SWITCHYARD_PROFILE_YAML } : {}) });
   await gateway.listen();
 }
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);

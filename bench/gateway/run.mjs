@@ -201,6 +201,7 @@ try {
   if (want('switchyard')) await nodeProxy('Switchyard gateway, default config', 'proxy-switchyard.mjs');
   if (want('switchyard-noscrape')) await nodeProxy('Switchyard gateway, default config, no metrics scraping', 'proxy-switchyard.mjs', ['noscrape']);
   if (want('switchyard-noprefix')) await nodeProxy('Switchyard gateway, default config without the prefix scorer', 'proxy-switchyard.mjs', ['noprefix']);
+  if (want('switchyard-profile')) await nodeProxy('Switchyard gateway, switchyard routing profile', 'proxy-switchyard.mjs', ['profile']);
   if (want('switchyard-rr')) await nodeProxy('Switchyard gateway, round-robin scheduler', 'proxy-switchyard.mjs', ['rr']);
   if (want('bare')) await nodeProxy('bare node:http + undici passthrough (floor)', 'proxy-bare.mjs');
   if (want('fastify')) await nodeProxy('Fastify + @fastify/reply-from, round-robin', 'proxy-fastify.mjs');
