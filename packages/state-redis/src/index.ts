@@ -10,3 +10,5 @@ export { createRedisSharedState } from './redis-shared-state.js';
 export type { RedisSharedStateOptions } from './redis-shared-state.js';
 export { startRedisServer } from './redis-server.js';
 export type { RedisServerHandle } from './redis-server.js';
+export { createRedisSharedStateFromSettings } from './from-settings.js';
+export type { SharedStateRuntime } from './from-settings.js';

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 describe('parseEppArgs', () => {
   it('applies the GAIE port defaults', () => {
-    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: undefined, trustHeaders: true, config: undefined, endpoints: undefined });
+    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: undefined, trustHeaders: true, config: undefined, endpoints: undefined, redisUrl: undefined });
+    expect(parseEppArgs(['--redis-url', 'redis://10.0.0.9:6379']).redisUrl).toBe('redis://10.0.0.9:6379');
   });
 
   it('reads every flag', () => {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
 import { EPP_KUBERNETES_FLAGS, EPP_KUBERNETES_USAGE, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
+import { EPP_SHARED_STATE_FLAGS, EPP_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 
 /**
  * Parsed command line of `switchyard-epp`.
@@ -44,6 +45,8 @@ export interface EppCliArgs {
   readonly otel: boolean;
   /** Kubernetes discovery and leader-election flags, as given (validated by `@switchyard/kubernetes`). */
   readonly kubernetes: KubernetesFlagValues;
+  /** Redis shared with the other EPP replicas (overrides `switchyard.sharedState.redisUrl`). */
+  readonly redisUrl: string | undefined;
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -55,6 +58,7 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switc
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
                       [--max-body-bytes N] [--trust-headers true|false] [--console]
                       [--log-level info] [--log-format auto|json|pretty] [--otel]
+                      [--redis-url redis://host:6379]
        switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
 
 Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
@@ -87,7 +91,7 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
 explain prints the decision and its full trace for one request, offline: see explain --help.
 Kubernetes discovery, instead of --endpoints (llm-d's flags; needs @switchyard/kubernetes and
 @kubernetes/client-node):
-${EPP_KUBERNETES_USAGE}`;
+${EPP_KUBERNETES_USAGE}${EPP_SHARED_STATE_USAGE}`;
 
 function port(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -133,6 +137,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...EPP_KUBERNETES_FLAGS,
+        ...EPP_SHARED_STATE_FLAGS,
       },
       strict: true,
       allowPositionals: false,
@@ -176,6 +181,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     logFormat,
     otel: values.otel === true,
     kubernetes: kubernetesFlagValues(values),
+    redisUrl: redisUrlFlag(values),
     help: values.help === true,
   };
 }

@@ -1,4 +1,4 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer } from '@switchyard/core';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
 import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
 import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
@@ -7,6 +7,7 @@ import { HealthState } from '../grpc/health.js';
 import type { EppServer, EppTlsOptions } from '../grpc/options.js';
 import { startEppServer } from '../grpc/server.js';
 import { eppConsole } from './console.js';
+import { eppSharedState } from './shared-state.js';
 import { formatServerStats, startMetricsServer, type MetricsHttpServer, type MetricsSource } from './metrics-server.js';
 
 /**
@@ -55,6 +56,17 @@ export interface EppOptions {
   readonly metricsSources?: readonly MetricsSource[] | undefined;
   /** Initial readiness of the gRPC health service (false until discovery has synced). Default true. */
   readonly ready?: boolean | undefined;
+  /**
+   * Active-active: share in-flight load, routing history and session bindings with the other EPP
+   * replicas through this Redis (overrides the config's `switchyard.sharedState.redisUrl`). Needs
+   * `@switchyard/redis` and `@redis/client`; picks never wait on Redis.
+   */
+  readonly redisUrl?: string | undefined;
+  /**
+   * Shared state to use instead of Redis (e.g. a core `ReplicaSync` over an `InMemoryStateHub`);
+   * the EPP attaches its pool, starts it and closes it. Its metrics are the caller's to serve.
+   */
+  readonly sharedState?: ReplicaSync | undefined;
 }
 
 /**
@@ -82,6 +94,8 @@ export interface RunningEpp {
   readonly flowController: FlowController | undefined;
   /** Recent decisions shown by the console, when it is on. */
   readonly decisions: DecisionLog | undefined;
+  /** The state shared with the other replicas, when sharing is on. */
+  readonly sharedState: ReplicaSync | undefined;
   /** The effective settings as logged at start. */
   readonly effective: Readonly<Record<string, unknown>>;
   /** Graceful shutdown of everything. */
@@ -126,18 +140,30 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const objectives = new ObjectiveStore(resources?.objectives ?? []);
   const rewrites = new ModelRewriteStore(resources?.modelRewrites ?? []);
   const health = new HealthState(options.ready ?? true);
-  // Closes whatever it created when it throws.
-  const built = createPickerFromConfig({
-    config: split.document ?? DEFAULT_CONFIG,
-    pool,
-    clock,
-    registry: options.registry,
-    packs: [prefixIndexPack({ metrics: prefixMetrics }), flowControlPack, ...(options.packs ?? [])],
-    metrics: schedulerMetrics,
-    admissionMetrics: flowRegistry,
-    objectives,
-    rewrites,
-  });
+  const sharedRegistry = new Registry();
+  const sharedState = options.sharedState ?? (await eppSharedState(split.document, options.redisUrl, { clock, registry: sharedRegistry, log }));
+  // Scoped like the gateway's single pool, so EPP and gateway replicas of one pool share alike.
+  const shared = sharedState?.scope('default');
+  shared?.attachPool(pool);
+  let built: ReturnType<typeof createPickerFromConfig>;
+  try {
+    // Closes whatever it created when it throws.
+    built = createPickerFromConfig({
+      config: split.document ?? DEFAULT_CONFIG,
+      pool,
+      clock,
+      registry: options.registry,
+      packs: [prefixIndexPack({ metrics: prefixMetrics }), flowControlPack, ...(options.packs ?? [])],
+      metrics: schedulerMetrics,
+      admissionMetrics: flowRegistry,
+      objectives,
+      rewrites,
+      sharedState: shared,
+    });
+  } catch (error) {
+    await sharedState?.close();
+    throw error;
+  }
   const { picker, config, admission } = built;
   recordNotActedOn(schedulerMetrics.registry, config.notActedOn);
   const flowController = admission instanceof FlowController ? admission : undefined;
@@ -166,6 +192,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       onClose: async () => {
         await running.picker.close();
         await running.scraper?.stop();
+        await sharedState?.close();
       },
     });
   } catch (error) {
@@ -173,10 +200,12 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     // (ZMQ subscribers). The start error is the one to report.
     await scraper?.stop();
     await picker.close().catch(() => undefined);
+    await sharedState?.close();
     throw error;
   }
   const sources: MetricsSource[] = [schedulerMetrics.registry, prefixMetrics.registry, { metrics: () => formatServerStats(server.stats()) }];
   if (admission !== undefined) sources.push(flowRegistry);
+  if (sharedState !== undefined && options.sharedState === undefined) sources.push(sharedRegistry);
   sources.push(...(options.metricsSources ?? []));
   const metricsPort = options.metricsPort ?? 9090;
   let metricsServer: MetricsHttpServer | undefined;
@@ -187,6 +216,8 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     await server.close(0);
     throw error;
   }
+  // Background sync from now on; a pick never waits for it.
+  sharedState?.start();
   const effective = {
     grpc: { host, port: server.port, tls: options.tls !== undefined },
     metrics: metricsServer === undefined ? false : { host, port: metricsServer.port, path: '/metrics' },
@@ -197,6 +228,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     trustHeaders: options.trustHeaders ?? true,
     objectives: resources?.objectives.length ?? 0,
     modelRewrites: resources?.modelRewrites.length ?? 0,
+    sharedState: sharedState === undefined ? false : { replicaId: sharedState.replicaId, syncIntervalMs: sharedState.syncIntervalMs, maxStalenessMs: sharedState.maxStalenessMs },
   };
   log(`switchyard-epp: effective settings ${JSON.stringify(effective)}`);
   for (const p of config.notActedOn) log(`switchyard-epp: ${formatNotActedOn(p)}`);
@@ -212,6 +244,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     config,
     flowController,
     decisions,
+    sharedState,
     effective,
     async close() {
       await server.close();

@@ -13,12 +13,14 @@ describe('parseGatewayArgs', () => {
       logFormat: 'auto',
       otel: false,
       kubernetes: {},
+      redisUrl: undefined,
       help: false,
     });
-    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', otel: false, kubernetes: {}, help: false });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', otel: false, kubernetes: {}, redisUrl: undefined, help: false });
     expect(parseGatewayArgs(['--log-level', 'debug', '--log-format', 'json'])).toMatchObject({ logLevel: 'debug', logFormat: 'json' });
     expect(parseGatewayArgs(['--console']).console).toBe(true);
     expect(parseGatewayArgs(['--pool-name', 'chat', '--pool-namespace', 'llm', '--kubeconfig', 'kc']).kubernetes).toEqual({ 'pool-name': 'chat', 'pool-namespace': 'llm', kubeconfig: 'kc' });
+    expect(parseGatewayArgs(['--redis-url', 'redis://10.0.0.9:6379']).redisUrl).toBe('redis://10.0.0.9:6379');
     expect(parseGatewayArgs(['-h']).help).toBe(true);
     expect(parseGatewayArgs(['--profile', 'switchyard']).profile).toBe('switchyard');
     expect(parseGatewayArgs(['--profile', 'llm-d']).profile).toBe('llm-d');

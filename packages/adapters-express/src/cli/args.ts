@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
 import { GATEWAY_KUBERNETES_FLAGS, GATEWAY_KUBERNETES_USAGE, gatewayKubernetesFlags, type GatewayKubernetesFlags } from './kubernetes.js';
+import { GATEWAY_SHARED_STATE_FLAGS, GATEWAY_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 
 /**
  * Parsed command line of `switchyard-gateway`.
@@ -28,6 +29,8 @@ export interface GatewayCliArgs {
   readonly otel: boolean;
   /** Kubernetes discovery flags, as given (validated by `@switchyard/kubernetes`). */
   readonly kubernetes: GatewayKubernetesFlags;
+  /** Redis shared with the other gateway replicas (overrides `gateway.sharedState.redisUrl`). */
+  readonly redisUrl: string | undefined;
   /** Print usage and exit. */
   readonly help: boolean;
 }
@@ -35,6 +38,7 @@ export interface GatewayCliArgs {
 /** Usage text of the CLI. @public */
 export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
                           [--log-level info] [--log-format auto|json|pretty] [--otel]
+                          [--redis-url redis://host:6379]
        switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
 
 Runs an OpenAI-compatible inference gateway that schedules every request with Switchyard.
@@ -59,7 +63,7 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
 explain prints the decision and its full trace for one request, offline: see explain --help.
 Kubernetes discovery of the single pool, instead of --endpoints (llm-d's flags; needs
 @switchyard/kubernetes and @kubernetes/client-node):
-${GATEWAY_KUBERNETES_USAGE}`;
+${GATEWAY_KUBERNETES_USAGE}${GATEWAY_SHARED_STATE_USAGE}`;
 
 /**
  * Parses the command line.
@@ -83,6 +87,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...GATEWAY_KUBERNETES_FLAGS,
+        ...GATEWAY_SHARED_STATE_FLAGS,
       },
       strict: true,
       allowPositionals: false,
@@ -108,5 +113,5 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const profile = values.profile;
   if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
   if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
-  return { config: values.config, profile: profile as RoutingProfileName | undefined, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, help: values.help === true };
+  return { config: values.config, profile: profile as RoutingProfileName | undefined, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, redisUrl: redisUrlFlag(values), help: values.help === true };
 }

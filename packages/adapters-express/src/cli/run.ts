@@ -64,6 +64,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       ...(args.port === undefined ? {} : { port: args.port }),
       ...(args.host === undefined ? {} : { host: args.host }),
       ...(args.console ? { console: true } : {}),
+      ...(args.redisUrl === undefined ? {} : { redisUrl: args.redisUrl }),
       onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-gateway', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
       plugins: io.plugins ?? [],
       ...(kube === undefined ? {} : { packs: kube.packs }),
@@ -78,7 +79,8 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     }
     const { url, metricsUrl } = await gateway.listen();
     const pools = gateway.pools.map((p) => `${p.pool.name} (${p.source.size} endpoints)`).join(', ');
-    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}${metricsUrl === undefined ? '' : `; /metrics on ${metricsUrl}`}`);
+    const shared = gateway.sharedState === undefined ? '' : `; sharing state as replica "${gateway.sharedState.replicaId}" every ${gateway.sharedState.syncIntervalMs} ms`;
+    io.err(`switchyard-gateway listening on ${url}; pools: ${pools}${gateway.console === undefined ? '' : `; console at ${url}/console`}${metricsUrl === undefined ? '' : `; /metrics on ${metricsUrl}`}${shared}`);
     return { kind: 'running', gateway, url };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,6 @@
 import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, recordNotActedOn } from '@switchyard/core';
 import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
-import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics } from '@switchyard/core';
+import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics, SharedState } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
@@ -48,6 +48,8 @@ export interface PoolBuildContext {
   readonly tracer?: DecisionTracer | undefined;
   /** Where one-time config notices go (parameters accepted but not acted on). */
   readonly log?: ((line: string) => void) | undefined;
+  /** State shared with the other gateway replicas; each pool shares under its own name. */
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**
@@ -102,13 +104,17 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const cb = section.circuitBreaker;
   const rotation = cb.enabled ? new EndpointRotation({ source, clock, failureThreshold: cb.failureThreshold, cooldownMs: cb.cooldownMs, probeAfterMs: cb.probeAfterMs, minInRotation: cb.minInRotation }) : undefined;
   const pool = rotation?.pool ?? source;
+  // The pool the picker schedules over (and counts in-flight load on) is the one shared; pools
+  // share under their names, so the pools of a multi-model gateway never mix.
+  const shared = ctx.sharedState?.scope(spec.name);
+  shared?.attachPool(pool);
   const fcRegistry = new Registry();
   let built: PickerFromConfig;
   let tls;
   const objectives = new ObjectiveStore();
   const rewrites = new ModelRewriteStore();
   try {
-    built = createPickerFromConfig({ config: spec.document, pool, clock, packs: ctx.packs, metrics: ctx.schedulerMetrics, admissionMetrics: fcRegistry, poolName: spec.name, objectives, rewrites });
+    built = createPickerFromConfig({ config: spec.document, pool, clock, packs: ctx.packs, metrics: ctx.schedulerMetrics, admissionMetrics: fcRegistry, poolName: spec.name, objectives, rewrites, sharedState: shared });
   } catch (err) {
     if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
     rotation?.close();

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { flowControlPack } from '@switchyard/flow-control';
 import { prefixIndexPack } from '@switchyard/prefix-index';
 import { DecisionLog, SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
-import type { Clock, ConsoleHandler, DecisionListener, DecisionTracer, PluginDefinition, PluginPack, RequestParser } from '@switchyard/core';
+import type { Clock, ConsoleHandler, DecisionListener, DecisionTracer, PluginDefinition, PluginPack, ReplicaSync, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -17,6 +17,7 @@ import { gatewayConsole } from './console.js';
 import { reportScrapes } from './scrape-reporting.js';
 import { trustPredicate } from './trust.js';
 import { listenOn, metricsListener } from './metrics-server.js';
+import { gatewaySharedState } from './shared-state.js';
 
 /**
  * Options of {@link createGatewayFromConfig}.
@@ -62,6 +63,17 @@ export interface GatewayFromConfigOptions {
   readonly tracer?: DecisionTracer;
   /** Handler options not expressible in the config (classify hook, dispatcher...). */
   readonly handler?: Partial<Omit<GatewayOptions, 'scheduler' | 'models' | 'endpoints' | 'rotation'>>;
+  /**
+   * Share in-flight load, routing history and session bindings with the other gateway replicas
+   * through this Redis (`redis://host:port`; overrides `gateway.sharedState.redisUrl`). Needs
+   * `@switchyard/redis` and `@redis/client`. Requests never wait on Redis.
+   */
+  readonly redisUrl?: string;
+  /**
+   * Shared state to use instead of Redis (e.g. a core `ReplicaSync` over an `InMemoryStateHub`
+   * for several gateways in one process). The gateway attaches its pools, starts and closes it.
+   */
+  readonly sharedState?: ReplicaSync;
 }
 
 /**
@@ -79,6 +91,8 @@ export interface Gateway {
   readonly registry: Registry;
   /** The operator console's route handler, when enabled (`listen` mounts it at `/console`). */
   readonly console: ConsoleHandler | undefined;
+  /** The state shared with the other replicas, when sharing is on (from `redisUrl`/`sharedState` settings its metrics are in `registry`). */
+  readonly sharedState: ReplicaSync | undefined;
   /**
    * Starts an HTTP server with the handler (and the console), and the metrics server when
    * `gateway.metricsListen` is set; resolves with their URLs.
@@ -112,7 +126,9 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(section.pools ?? []).flatMap((p) => p.models),
     ...section.routes.flatMap((r) => [r.name, ...r.split.flatMap((t) => (t.model === undefined ? [] : [t.model]))]),
   ]);
+  const sharedState = options.sharedState ?? (await gatewaySharedState({ section, endpointPicker, redisUrl: options.redisUrl, clock, registry, log: options.log }));
   const ctx: PoolBuildContext = {
+    sharedState,
     clock,
     section,
     // Per-plugin timings on one cycle in 32: timing every plugin call costs more than the plugins.
@@ -136,6 +152,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const closeAll = async (): Promise<void> => {
     known.close();
     await Promise.all(pools.map((p) => p.close()));
+    await sharedState?.close();
   };
   let models: ModelRegistry | undefined;
   let parsers: readonly RequestParser[] | undefined;
@@ -197,12 +214,15 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const consoleHandler = ops?.handler;
   let server: Server | undefined;
   let metricsServer: Server | undefined;
+  // Background sync from now on (the pools are attached); a pick never waits for it.
+  sharedState?.start();
   return {
     handler,
     pools,
     section,
     registry,
     console: consoleHandler,
+    sharedState,
     async listen(port, host) {
       const s = createServer(consoleHandler === undefined ? handler : (req, res) => { if (!consoleHandler(req, res)) handler(req, res); });
       // Keep-alive longer than typical client pools, so idle connections are closed by clients.

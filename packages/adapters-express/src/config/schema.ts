@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { consoleSettingsSchema } from '@switchyard/core';
+import { consoleSettingsSchema, sharedStateSectionSchema } from '@switchyard/core';
 
 const positiveMs = z.number().positive();
 
@@ -111,6 +111,12 @@ export const gatewaySectionSchema = z
     pools: z.array(poolSchema).optional(),
     /** Multi-model: weighted splits across pools. */
     routes: z.array(routeSchema).default([]),
+    /**
+     * Shared state with the other gateway replicas on Redis (`redisUrl`, `syncInterval`,
+     * `maxStaleness`, `keyPrefix`, `replicaId`); `--redis-url` overrides `redisUrl`. Without it
+     * the document's `switchyard.sharedState` applies (the EPP's key), so one file serves both.
+     */
+    sharedState: sharedStateSectionSchema.optional(),
   })
   .superRefine((g, ctx) => {
     if (g.endpoints !== undefined && g.pools !== undefined) {

@@ -10,6 +10,7 @@ import type { ModelRewriteResolver, ObjectiveLookup } from '../picker/lookups.js
 import { createDefaultRegistry } from '../registry/default-registry.js';
 import type { PluginPack } from '../registry/plugin-pack.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
+import type { SharedState } from '../state/types.js';
 import { abandonPlugins, configPlugins } from '../scheduling/close-plugins.js';
 
 /**
@@ -44,6 +45,11 @@ export interface PickerFromConfigOptions {
   readonly allowExperimental?: boolean | undefined;
   /** `Prefer: if-available` handling; wins over the config's `switchyard.ifAvailable`. @defaultValue off */
   readonly ifAvailable?: IfAvailableOptions | undefined;
+  /**
+   * State shared with the other replicas (routing history, session bindings), handed to every
+   * plugin. Attach `pool` to it yourself (`attachPool`) to share in-flight load. @defaultValue none
+   */
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**
@@ -85,7 +91,7 @@ export function createPickerFromConfig(options: PickerFromConfigOptions): Picker
   const { pool } = options;
   const registry = (options.registry ?? createDefaultRegistry()).clone();
   for (const pack of options.packs ?? []) registry.registerPack(pack);
-  const config = loadConfig(options.config, { registry, pool, clock, allowExperimental: options.allowExperimental });
+  const config = loadConfig(options.config, { registry, pool, clock, allowExperimental: options.allowExperimental, sharedState: options.sharedState });
   let admission: AdmissionController | undefined;
   try {
     const context = { pool, clock, config, poolName: options.poolName, metrics: options.admissionMetrics ?? false };
