@@ -25,6 +25,8 @@ export interface RedisSharedStateOptions extends RedisTransportOptions, Omit<Rep
  */
 export function createRedisSharedState(options: RedisSharedStateOptions): ReplicaSync & { readonly transport: RedisTransport } {
   const transport = new RedisTransport(options);
-  const sync = new ReplicaSync({ ...options, transport });
+  // The transport keeps its own deadlines (the connect timeout before the first connection, the
+  // command timeout after); the sync's must not cut the first connection short.
+  const sync = new ReplicaSync({ ...options, exchangeTimeoutMs: options.exchangeTimeoutMs ?? transport.maxExchangeMs, transport });
   return Object.assign(sync, { transport });
 }

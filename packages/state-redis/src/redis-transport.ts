@@ -60,6 +60,11 @@ export class RedisTransport implements SharedStateTransport {
     this.#eventsKey = `${this.#o.keyPrefix}events`;
   }
 
+  /** The longest one exchange may take here: the first waits for the connection, later ones get `commandTimeoutMs`. */
+  get maxExchangeMs(): number {
+    return this.#o.connectTimeoutMs + this.#o.commandTimeoutMs;
+  }
+
   /** Counters since creation. */
   stats(): RedisTransportStats {
     return { exchanges: this.#exchanges, commands: this.#commands, invalid: this.#invalid };

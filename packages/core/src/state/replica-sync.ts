@@ -147,9 +147,11 @@ export class ReplicaSync implements SharedState {
 
   /**
    * Runs one exchange now (or waits for the one running); resolves true when it succeeded. Never
-   * rejects. The background loop calls it; tests call it to sync at a chosen moment.
+   * rejects. The background loop calls it; tests call it to sync at a chosen moment. After
+   * {@link ReplicaSync.close} it does nothing and resolves false.
    */
   syncNow(): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
     if (this.#running !== undefined) {
       this.metrics.syncs.inc({ result: 'skipped' });
       return this.#running;
