@@ -12,6 +12,14 @@ describe('parseEppArgs', () => {
     expect(a).toMatchObject({ config: 'c.yaml', endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'], grpcPort: 0, metricsPort: 9191, tlsCert: 'c.pem', tlsKey: 'k.pem', scrapeIntervalMs: 100, maxBodyBytes: 1000, trustHeaders: false, host: '127.0.0.1' });
   });
 
+  it('serves health alone on 9003 beside the default 9002 (llm-d), and only when asked beside a chosen port', () => {
+    expect(parseEppArgs([]).grpcHealthPort).toBe(9003);
+    expect(parseEppArgs(['--grpc-port', '0']).grpcHealthPort).toBeUndefined();
+    expect(parseEppArgs(['--grpc-port', '0', '--grpc-health-port', '0']).grpcHealthPort).toBe(0);
+    expect(parseEppArgs(['--grpc-health-port', '9103']).grpcHealthPort).toBe(9103);
+    expect(() => parseEppArgs(['--grpc-health-port', 'x'])).toThrow(/--grpc-health-port/);
+  });
+
   it('reads --profile', () => {
     expect(parseEppArgs(['--profile', 'switchyard']).profile).toBe('switchyard');
     expect(parseEppArgs(['--profile', 'llm-d']).profile).toBe('llm-d');

@@ -23,6 +23,8 @@ export interface EppCliArgs {
   readonly host: string;
   /** ext_proc + health gRPC port. */
   readonly grpcPort: number;
+  /** Health-only gRPC port (`--grpc-health-port`), or undefined for none. */
+  readonly grpcHealthPort: number | undefined;
   /** Prometheus `/metrics` port. */
   readonly metricsPort: number;
   /** TLS certificate file (PEM), with `tlsKey`. */
@@ -54,7 +56,7 @@ export interface EppCliArgs {
 /** Usage text of the CLI. @public */
 export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,... | --endpoints-file FILE]
                       [--resources FILE]
-                      [--grpc-port 9002] [--metrics-port 9090] [--host ADDR]
+                      [--grpc-port 9002] [--grpc-health-port 9003] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
                       [--max-body-bytes N] [--trust-headers true|false] [--console]
                       [--log-level info] [--log-format auto|json|pretty] [--otel]
@@ -71,6 +73,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --resources FILE          InferenceObjective / InferenceModelRewrite manifests (YAML or JSON;
                             other kinds in the file are ignored)
   --grpc-port N             ext_proc and grpc.health.v1 port (default 9002)
+  --grpc-health-port N      grpc.health.v1 alone, for probes (llm-d's; default 9003 when --grpc-port
+                            is not given, else none unless given)
   --metrics-port N          Prometheus /metrics port (default 9090)
   --host ADDR               bind address of both ports (default 0.0.0.0)
   --tls-cert FILE           serve gRPC over TLS with this PEM certificate (needs --tls-key)
@@ -125,6 +129,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         resources: { type: 'string', short: 'r' },
         host: { type: 'string' },
         'grpc-port': { type: 'string' },
+        'grpc-health-port': { type: 'string' },
         'metrics-port': { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
@@ -170,6 +175,8 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     resources: values.resources,
     host: values.host ?? '0.0.0.0',
     grpcPort: port('--grpc-port', values['grpc-port'], 9002),
+    // llm-d's layout (9002 + 9003) by default; a chosen gRPC port (tests use 0) gets no second port unless asked.
+    grpcHealthPort: values['grpc-health-port'] === undefined && values['grpc-port'] !== undefined ? undefined : port('--grpc-health-port', values['grpc-health-port'], 9003),
     metricsPort: port('--metrics-port', values['metrics-port'], 9090),
     tlsCert: values['tls-cert'],
     tlsKey: values['tls-key'],

@@ -50,6 +50,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     endpoints,
     host: args.host,
     grpcPort: args.grpcPort,
+    grpcHealthPort: args.grpcHealthPort,
     metricsPort: args.metricsPort,
     tls: args.tlsCert === undefined || args.tlsKey === undefined ? undefined : { cert: await readFile(args.tlsCert), key: await readFile(args.tlsKey) },
     scrapeIntervalMs: args.scrapeIntervalMs,

@@ -25,6 +25,8 @@ export interface EppOptions {
   readonly host?: string | undefined;
   /** ext_proc + health port. Default 9002. */
   readonly grpcPort?: number | undefined;
+  /** Health-only gRPC port for probes (llm-d's `--grpc-health-port`, 9003 there); 0 picks a free port. Default: none. */
+  readonly grpcHealthPort?: number | undefined;
   /** `/metrics` port, or false for none. Default 9090. */
   readonly metricsPort?: number | false | undefined;
   /** TLS for the gRPC port. */
@@ -184,6 +186,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       clock,
       host,
       port: options.grpcPort ?? 9002,
+      healthPort: options.grpcHealthPort,
       tls: options.tls,
       health,
       maxBodyBytes: options.maxBodyBytes,
@@ -219,7 +222,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   // Background sync from now on; a pick never waits for it.
   sharedState?.start();
   const effective = {
-    grpc: { host, port: server.port, tls: options.tls !== undefined },
+    grpc: { host, port: server.port, tls: options.tls !== undefined, ...(server.healthPort === undefined ? {} : { healthPort: server.healthPort }) },
     metrics: metricsServer === undefined ? false : { host, port: metricsServer.port, path: '/metrics' },
     console: metricsServer !== undefined && ops !== undefined,
     endpoints: pool.list().map((e) => e.address),

@@ -33,6 +33,12 @@ export interface EppServerOptions extends ExtProcStreamOptions {
   readonly host?: string | undefined;
   /** gRPC port (ext_proc and health). Default 9002; 0 picks a free port. */
   readonly port?: number | undefined;
+  /**
+   * Also serve `grpc.health.v1.Health` alone on this port (llm-d's EPP uses 9003 for probes);
+   * 0 picks a free port; plaintext even with `tls` (Kubernetes gRPC probes do not speak TLS).
+   * Health stays on `port` as well, where gateways check it. Default: none.
+   */
+  readonly healthPort?: number | undefined;
   /** Serve TLS with this certificate; plaintext when absent. */
   readonly tls?: EppTlsOptions | undefined;
   /** Keepalive settings. */
@@ -82,6 +88,8 @@ export interface EppServer {
   readonly port: number;
   /** Bound host. */
   readonly host: string;
+  /** Bound port of the health-only server, when `healthPort` was given. */
+  readonly healthPort: number | undefined;
   /** Health reported by `grpc.health.v1.Health`. */
   readonly health: HealthState;
   /** Current counters. */

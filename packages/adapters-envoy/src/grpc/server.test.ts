@@ -212,6 +212,30 @@ describe('grpc.health.v1', () => {
   });
 });
 
+describe('health on its own port', () => {
+  it('answers probes with the same state, and frees both ports on close', async () => {
+    const own = await startEppServer({ scheduler: { pick: (r, o) => scheduler.pick(r, o) }, pool, host: '127.0.0.1', port: 0, healthPort: 0 });
+    const probe = new EnvoyEmulator(own.healthPort ?? -1);
+    try {
+      expect(own.healthPort).not.toBe(own.port);
+      expect(await probe.check('readiness')).toBe(ServingStatus.SERVING);
+      expect(await probe.check('liveness')).toBe(ServingStatus.SERVING);
+      own.health.setReady(false);
+      expect(await probe.check('readiness')).toBe(ServingStatus.NOT_SERVING);
+    } finally {
+      probe.close();
+      await own.close(100);
+    }
+    // Both ports are free again: a new server binds them.
+    const again = await startEppServer({ scheduler: { pick: (r, o) => scheduler.pick(r, o) }, pool, host: '127.0.0.1', port: own.port, healthPort: own.healthPort });
+    await again.close(100);
+  });
+
+  it('fails to start, leaving nothing bound, when the health port is taken', async () => {
+    await expect(startEppServer({ scheduler: { pick: (r, o) => scheduler.pick(r, o) }, pool, host: '127.0.0.1', port: 0, healthPort: server.port })).rejects.toThrow();
+  });
+});
+
 describe('server lifecycle', () => {
   it('serves the same replies with the proto-loader codec', async () => {
     const alt = await startEppServer({ scheduler, pool, host: '127.0.0.1', port: 0, codec: 'proto-loader' });
@@ -248,12 +272,16 @@ describe('server lifecycle', () => {
   });
 
   it('serves TLS when given a certificate', async () => {
-    const tlsServer = await startEppServer({ scheduler, pool, host: '127.0.0.1', port: 0, tls: { cert: TEST_CERT, key: TEST_KEY } });
+    const tlsServer = await startEppServer({ scheduler, pool, host: '127.0.0.1', port: 0, healthPort: 0, tls: { cert: TEST_CERT, key: TEST_KEY } });
     const client = new EnvoyEmulator(tlsServer.port, grpc.credentials.createSsl(Buffer.from(TEST_CERT)), { 'grpc.ssl_target_name_override': 'localhost' });
+    // The probe port stays plaintext: Kubernetes gRPC probes cannot use TLS.
+    const probe = new EnvoyEmulator(tlsServer.healthPort ?? -1);
     try {
       expect(await client.check('readiness')).toBe(ServingStatus.SERVING);
+      expect(await probe.check('readiness')).toBe(ServingStatus.SERVING);
     } finally {
       client.close();
+      probe.close();
       await tlsServer.close(1000);
     }
   });

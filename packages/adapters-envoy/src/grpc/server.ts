@@ -28,7 +28,7 @@ function errorDetails(error: unknown): string {
 
 /**
  * Starts the endpoint picker: `envoy.service.ext_proc.v3.ExternalProcessor/Process` and
- * `grpc.health.v1.Health` on one gRPC port. `@grpc/grpc-js` and `@grpc/proto-loader` are loaded
+ * `grpc.health.v1.Health` on one gRPC port (and health alone on `healthPort` when given). `@grpc/grpc-js` and `@grpc/proto-loader` are loaded
  * here, on first use.
  * @example
  * ```ts
@@ -165,12 +165,33 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
       else reject(error);
     });
   });
+  // Probes on their own port (llm-d's 9003): the same health state, nothing else served there.
+  let healthServer: GrpcJs.Server | undefined;
+  let healthPort: number | undefined;
+  if (options.healthPort !== undefined) {
+    healthServer = new grpc.Server();
+    healthServer.addService(services.health, { Check: check, Watch: watch });
+    try {
+      // Plaintext whatever the ext_proc port uses: Kubernetes gRPC probes do not speak TLS.
+      healthPort = await new Promise<number>((resolve, reject) => {
+        healthServer?.bindAsync(hostPort(host, options.healthPort ?? 0), grpc.ServerCredentials.createInsecure(), (error, bound) => {
+          if (error === null) resolve(bound);
+          else reject(error);
+        });
+      });
+    } catch (error) {
+      server.forceShutdown();
+      healthServer.forceShutdown();
+      throw error;
+    }
+  }
 
   async function shutdown(graceMs: number): Promise<void> {
     health.shutdown();
     for (const stream of streams) stream.shutdown();
     for (const w of watchers) w.end();
     watchers.clear();
+    healthServer?.forceShutdown();
     await new Promise<void>((resolve) => {
       const timer = clock.setTimeout(() => {
         server.forceShutdown();
@@ -187,6 +208,7 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
   return {
     port,
     host,
+    healthPort,
     health,
     stats: () => ({ activeStreams: streams.size, schedulingStreams: scheduling, decisions: counters.decisions, rejected: { ...counters.rejected }, failures: counters.failures }),
     close(graceMs?: number): Promise<void> {
