@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock } from '@switchyard/core';
 import { createRedisSharedState, startRedisServer, type RedisServerHandle } from '@switchyard/redis';
-import { startTcpProxy } from './testing/tcp-proxy.js';
+import { startTcpProxy } from './test-support/tcp-proxy.js';
 
 const ENDPOINTS = ['10.0.0.1:8000', '10.0.0.2:8000'];
 

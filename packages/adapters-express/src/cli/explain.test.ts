@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionRecord, EndpointMetrics } from '@switchyard/core';
 import { createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post } from '../test-support/harness.js';
 
 const load = (waiting: number, kv: number, running = 1): EndpointMetrics => ({
   waitingQueueSize: waiting,

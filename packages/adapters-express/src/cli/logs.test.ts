@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGatewayCli } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { post } from '../test-support/harness.js';
 
 describe('switchyard-gateway request log', () => {
   let up: FakeUpstream;

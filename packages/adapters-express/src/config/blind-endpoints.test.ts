@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGatewayCli } from '@switchyard/express';
 import { waitFor } from '@switchyard/core/testing';
-import { get, post } from '../testing/harness.js';
+import { get, post } from '../test-support/harness.js';
 
 const GOOD_METRICS = '# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting 2\n# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 4\n# TYPE vllm:kv_cache_usage_perc gauge\nvllm:kv_cache_usage_perc 0.4\n';
 type MetricsMode = 'good' | 'garbage' | 'status-500' | 'hang' | 'huge';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EndpointMetrics } from '@switchyard/core';
 import { findChromium } from '@switchyard/core/internal';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { post } from '../test-support/harness.js';
 
 const chat = { model: 'm1', messages: [{ role: 'user', content: 'hello there' }] };
 const load = (waiting: number, kv: number): EndpointMetrics => ({

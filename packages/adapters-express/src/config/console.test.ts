@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleSnapshot, DecisionRecord } from '@switchyard/core';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post } from '../test-support/harness.js';
 
 const chat = { model: 'm1', messages: [{ role: 'user', content: 'hello there' }] };
 

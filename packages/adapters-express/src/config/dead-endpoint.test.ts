@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runGatewayCli } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { deadAddress, post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { deadAddress, post } from '../test-support/harness.js';
 
 describe('switchyard-gateway with one dead endpoint of two', () => {
   let up: FakeUpstream;

@@ -9,9 +9,9 @@ import OpenAI from 'openai';
 import { ManualClock, definePlugin } from '@switchyard/core';
 import { z } from 'zod';
 import { GatewayMetrics, createGatewayFromConfig, runGatewayCli, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { deadAddress, get, post } from '../testing/harness.js';
-import { TEST_CERT, TEST_KEY } from '../testing/tls-fixture.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { deadAddress, get, post } from '../test-support/harness.js';
+import { TEST_CERT, TEST_KEY } from '../test-support/tls-fixture.js';
 
 const chat = (model = 'm1'): Record<string, unknown> => ({ model, messages: [{ role: 'user', content: 'hello there' }] });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { post } from '../test-support/harness.js';
 
 const chat = { model: 'm1', messages: [{ role: 'system', content: 'a system prompt nobody has sent yet '.repeat(40) }, { role: 'user', content: 'hi' }] };
 const document = (switchyard?: object): Record<string, unknown> => ({

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUndiciMetricsFetcher, type ClosableMetricsFetcher } from '@switchyard/express';
-import { TEST_CERT, TEST_KEY } from '../testing/tls-fixture.js';
+import { TEST_CERT, TEST_KEY } from '../test-support/tls-fixture.js';
 
 const EXPOSITION = '# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{model_name="m"} 3\n';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionTracer, ParseTiming } from '@switchyard/core';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { post } from '../test-support/harness.js';
 
 /** A tracer that keeps what the gateway reports at the start of each request's spans. */
 function recordingTracer(): { tracer: DecisionTracer; begun: { id: string; atMs: number; parsed: ParseTiming | undefined }[] } {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
 import { waitFor } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { deadAddress, get } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { deadAddress, get } from '../test-support/harness.js';
 
 describe('/readyz follows the upstreams (switchyard-gateway with scraping)', () => {
   let up: FakeUpstream;

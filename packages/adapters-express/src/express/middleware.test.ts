@@ -5,8 +5,8 @@ import express from 'express';
 import { EndpointPool } from '@switchyard/core';
 import { switchyard } from '@switchyard/express';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post } from '../test-support/harness.js';
 
 describe('Express middleware', () => {
   let up: FakeUpstream;

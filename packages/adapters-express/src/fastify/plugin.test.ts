@@ -3,8 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { EndpointPool } from '@switchyard/core';
 import { switchyardFastify } from '@switchyard/express/fastify';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post } from '../test-support/harness.js';
 
 describe('Fastify plugin', () => {
   let up: FakeUpstream;

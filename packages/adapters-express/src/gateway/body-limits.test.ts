@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock } from '@switchyard/core';
 import type { GatewayOptions } from '@switchyard/express';
 import { FakeScheduler, waitFor } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 /** A raw client connection: write pieces of a request, read the whole answer once the server closes. */
 interface RawClient {

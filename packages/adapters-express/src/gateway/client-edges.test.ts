@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool } from '@switchyard/core';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { post, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { post, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 /** Sends raw bytes on a fresh connection, optionally half-closing after them; resolves with all bytes read until the server closes. */
 async function raw(url: string, bytes: string, halfClose: boolean): Promise<string> {

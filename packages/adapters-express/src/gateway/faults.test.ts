@@ -6,8 +6,8 @@ import OpenAI from 'openai';
 import { EndpointPool, SwitchyardError } from '@switchyard/core';
 import { EndpointRotation } from '@switchyard/express';
 import { FakeScheduler, waitFor } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { deadAddress, get, post, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { deadAddress, get, post, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 const chat = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...extra });
 const until = (cond: () => boolean | Promise<boolean>, what: string): Promise<true> => waitFor(cond, { what }) as Promise<true>;

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
 import { EndpointPool, SwitchyardError } from '@switchyard/core';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 const chat = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({ model: 'm1', messages: [{ role: 'user', content: 'hi' }], ...extra });
 

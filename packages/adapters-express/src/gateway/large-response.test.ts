@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { EndpointPool } from '@switchyard/core';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startGateway, type RunningGateway } from '../testing/harness.js';
+import { startGateway, type RunningGateway } from '../test-support/harness.js';
 
 const MiB = 1 << 20;
 const HEAD = Buffer.from('{"id":"x","model":"real-model","choices":[{"message":{"content":"');

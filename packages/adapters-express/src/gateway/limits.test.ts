@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayFromConfig, type Gateway } from '@switchyard/express';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post } from '../test-support/harness.js';
 
 describe('gateway limits on client input (real picker, from a config)', () => {
   let up: FakeUpstream;

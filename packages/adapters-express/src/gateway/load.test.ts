@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { EndpointPicker, EndpointPool } from '@switchyard/core';
 import type { Decision, InferenceRequest, PickOptions, RequestScheduler } from '@switchyard/core';
 import { waitFor } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 /** Wraps a scheduler and counts lifecycle completions per decision. */
 class CountingScheduler implements RequestScheduler {

@@ -4,8 +4,8 @@ import { Counter, Registry } from 'prom-client';
 import { EndpointPool, parsePrometheusText } from '@switchyard/core';
 import { EndpointRotation } from '@switchyard/express';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { deadAddress, get, post, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { deadAddress, get, post, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 const promtool = spawnSync('sh', ['-c', 'command -v promtool']).stdout.toString().trim();
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EndpointPool } from '@switchyard/core';
 import { ModelRegistry } from '@switchyard/express';
 import { FakeScheduler } from '@switchyard/core/testing';
-import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream.js';
-import { get, post, startGateway, type RunningGateway } from '../testing/harness.js';
+import { startFakeUpstream, type FakeUpstream } from '../test-support/fake-upstream.js';
+import { get, post, startGateway, type RunningGateway } from '../test-support/harness.js';
 
 describe('multi-model gateway', () => {
   let llamaUp: FakeUpstream;

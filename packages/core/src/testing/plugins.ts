@@ -7,8 +7,10 @@ import { seededRandom } from '../clock/seeded-random.js';
 import { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint } from '../endpoints/types.js';
 import type { PluginDefinition } from '../registry/types.js';
-import type { CycleContext, Plugin, Scorer } from '../scheduling/plugins.js';
+import type { CycleContext, Plugin, ProfileResult, SchedulingResult, Scorer } from '../scheduling/plugins.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
+
+import { schedulingResult } from '../scheduling/scheduling-result.js';
 import { TraceRecorder } from '../scheduling/trace.js';
 
 /**
@@ -79,4 +81,16 @@ export function scoresOf(scorer: Plugin | Scorer, request: SchedulingRequest, ep
 
 function isScorer(plugin: Plugin): plugin is Scorer {
   return typeof (plugin as Partial<Scorer>).score === 'function';
+}
+
+/**
+ * A scheduling result as the picker hands it to pre-request hooks: `primary` as the single target
+ * of profile `default` (the primary profile), and each entry of `others` as the single target of
+ * the profile it names (`{ prefill: endpoint }` for a disaggregated result).
+ * @public
+ */
+export function resultOf(primary: Endpoint, others: Readonly<Record<string, Endpoint | undefined>> = {}): SchedulingResult {
+  const results = new Map<string, ProfileResult | null>([['default', { targets: [primary], scored: [] }]]);
+  for (const [profile, target] of Object.entries(others)) if (target !== undefined) results.set(profile, { targets: [target], scored: [] });
+  return schedulingResult(results, 'default');
 }

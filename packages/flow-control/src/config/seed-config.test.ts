@@ -14,7 +14,7 @@ import {
   type Scorer,
 } from '@switchyard/core';
 import { flowControlPack, flowControllerForConfig, type FlowController } from '@switchyard/flow-control';
-import { flush } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
 
 const yaml = readFileSync(new URL('./testdata/llm-d-guide.yaml', import.meta.url), 'utf8');
 
@@ -91,12 +91,12 @@ describe('the llm-d flow-control guide config', () => {
     const { picker, fc } = setup();
     const running = Array.from({ length: 132 }, () => call(picker, 'standard-traffic'));
     const waiting = call(picker, 'standard-traffic');
-    await flush();
+    await settle();
     expect(running.every((c) => c.decision !== undefined)).toBe(true);
     expect(waiting.decision).toBeUndefined();
     expect(fc.stats().queuedRequests).toBe(1);
     running[0]!.decision!.complete({ kind: 'success' });
-    await flush();
+    await settle();
     expect(waiting.decision).toBeDefined();
   });
 
@@ -105,7 +105,7 @@ describe('the llm-d flow-control guide config', () => {
     Array.from({ length: 132 }, () => call(picker, 'standard-traffic'));
     const batch = Array.from({ length: 51 }, () => call(picker, 'best-effort-traffic', 'batch-1'));
     const standard = Array.from({ length: 201 }, () => call(picker, 'standard-traffic'));
-    await flush();
+    await settle();
     expect(batch.slice(0, 50).every((c) => c.error === undefined)).toBe(true);
     expect(codeOf(batch[50]!)).toBe('REJECTED_SATURATED');
     expect(standard.slice(0, 200).every((c) => c.error === undefined)).toBe(true);
@@ -115,7 +115,7 @@ describe('the llm-d flow-control guide config', () => {
   it('serves premium before standard before best-effort, round-robin across tenants', async () => {
     const { picker, fc } = setup();
     const running = Array.from({ length: 132 }, () => call(picker, 'standard-traffic'));
-    await flush();
+    await settle();
     const order: string[] = [];
     fc.on('dispatched', (r) => order.push(`${r.request.priority}/${r.request.fairnessId}`));
     call(picker, 'best-effort-traffic', 'batch-1');
@@ -123,10 +123,10 @@ describe('the llm-d flow-control guide config', () => {
     call(picker, 'standard-traffic', 'tenant-a');
     call(picker, 'standard-traffic', 'tenant-b');
     call(picker, 'premium-traffic', 'tenant-a');
-    await flush();
+    await settle();
     for (const c of running.slice(0, 5)) {
       c.decision!.complete({ kind: 'success' });
-      await flush();
+      await settle();
     }
     expect(order).toEqual(['100/tenant-a', '0/tenant-a', '0/tenant-b', '0/tenant-a', '-10/batch-1']);
   });
@@ -135,21 +135,21 @@ describe('the llm-d flow-control guide config', () => {
     const { picker, clock } = setup();
     Array.from({ length: 132 }, () => call(picker, 'standard-traffic'));
     const late = call(picker, 'standard-traffic');
-    await flush();
+    await settle();
     clock.advance(60_000);
-    await flush();
+    await settle();
     expect(codeOf(late)).toBe('REJECTED_TTL_EXPIRED');
   });
 
   it('evicts in-flight best-effort work when premium is blocked (429 evicted)', async () => {
     const { picker, fc } = setup();
     const batch = Array.from({ length: 132 }, () => call(picker, 'best-effort-traffic', 'batch-1'));
-    await flush();
+    await settle();
     expect(batch.every((c) => c.decision?.revoked !== undefined)).toBe(true);
     const order: string[] = [];
     fc.on('revoked', (r) => order.push(r.request.id));
     const premium = call(picker, 'premium-traffic');
-    await flush();
+    await settle();
     const revoked = batch.filter((c) => c.decision?.revoked?.aborted === true);
     // At most two revocations awaiting reclaim (llm-d's per-decision cap), newest dispatch first.
     expect(revoked).toEqual([batch[130], batch[131]]);
@@ -157,7 +157,7 @@ describe('the llm-d flow-control guide config', () => {
     const reason: unknown = revoked[0]!.decision!.revoked!.reason;
     expect(isSwitchyardError(reason) && [reason.status, reason.reason]).toEqual([429, 'evicted']);
     revoked[0]!.decision!.complete({ kind: 'cancelled' });
-    await flush();
+    await settle();
     expect(premium.decision).toBeDefined();
     expect(fc.stats().pendingRevocations).toBe(1);
   });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '@switchyard/core';
-import { flush, harness, request, track, type Tracked } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track, type Tracked } from '../test-support/flow-harness.js';
 
 const rejected = (t: Tracked): boolean => isSwitchyardError(t.error) && t.error.code === 'REJECTED_SATURATED';
 
@@ -17,7 +18,7 @@ describe('per-flow admission shares within a band', () => {
       for (let i = 0; i < 16; i++) flood.push(track(ctl, request({ fairnessId: 'flooder' })));
       light.push(track(ctl, request({ fairnessId: 'light' })));
     }
-    await flush();
+    await settle();
     expect(light.filter(rejected)).toHaveLength(0);
     expect(flood.filter(rejected)).toHaveLength(flood.length + light.length - 48);
     // The first two light requests found room; the ten after them each displaced a flooder.
@@ -26,7 +27,7 @@ describe('per-flow admission shares within a band', () => {
     expect(ctl.stats().queuedRequests).toBe(48);
     // A light tenant that keeps sending gets half the band, not more: its share is equal, not first.
     for (let i = 0; i < 48; i++) light.push(track(ctl, request({ fairnessId: 'light' })));
-    await flush();
+    await settle();
     expect(light.filter((t) => t.error === undefined)).toHaveLength(24);
     // The displaced requests were answered with the contract's queue-full error.
     const e = flood.find((t) => rejected(t))?.error;
@@ -38,7 +39,7 @@ describe('per-flow admission shares within a band', () => {
     const { fc: ctl } = harness(0, { config: { priorityBands: [{ priority: 0, maxRequests: 4 }], switchyard: { admissionShares: false } } });
     const flood = Array.from({ length: 4 }, () => track(ctl, request({ fairnessId: 'flooder' })));
     const light = track(ctl, request({ fairnessId: 'light' }));
-    await flush();
+    await settle();
     expect(rejected(light)).toBe(true);
     expect(flood.some(rejected)).toBe(false);
     await ctl.close();
@@ -63,7 +64,7 @@ describe('per-flow admission shares within a band', () => {
         ctl.on('enqueued', (r) => queued.set(r.request.fairnessId, (queued.get(r.request.fairnessId) ?? 0) + 1));
         ctl.on('displaced', (r) => queued.set(r.request.fairnessId, (queued.get(r.request.fairnessId) ?? 0) - 1));
         for (const flow of arrivals) tracked.push(track(ctl, request({ fairnessId: `t${flow}` })));
-        await flush();
+        await settle();
         expect(violations).toBe(0);
         expect(ctl.stats().queuedRequests).toBe(Math.min(capacity, arrivals.length));
         await ctl.close();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ROLE_LABEL, createConcurrencyDetector, createUtilizationDetector, type EndpointMetrics } from '@switchyard/core';
 import { createFlowController } from '@switchyard/flow-control';
-import { dial, flush, harness, pool, request, sample, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { dial, harness, pool, request, sample, track } from '../test-support/flow-harness.js';
 
 const metrics = (waiting: number, updatedAt: number): EndpointMetrics => ({
   waitingQueueSize: waiting,
@@ -28,7 +29,7 @@ describe('dispatch order (llm-d case 13)', () => {
     expect(order).toEqual([]);
     gate.value = 0;
     p.setMetrics('10.9.0.1:8000', metrics(0, 0));
-    await flush();
+    await settle();
     expect(order).toEqual([20, 20, 20, 10, 10, 10]);
   });
 
@@ -40,12 +41,12 @@ describe('dispatch order (llm-d case 13)', () => {
     p.addInFlight('10.9.1.2:8000', 3, 0);
     const fc = createFlowController({ pool: p, detector: createConcurrencyDetector({ maxConcurrency: 10 }), metrics: false });
     const a = track(fc, request());
-    await flush();
+    await settle();
     expect(a.grant).toBeUndefined();
     expect(fc.saturationByStage()).toEqual({ value: 1.5, prefill: 1.5, decode: 0.3 });
     p.addInFlight('10.9.1.1:8000', -14, 0);
     p.setMetrics('10.9.1.1:8000', metrics(0, 0));
-    await flush();
+    await settle();
     expect(a.grant).toBeDefined();
   });
 });
@@ -55,7 +56,7 @@ describe('event-driven dispatch', () => {
     const { fc } = harness(1);
     const a = track(fc, request());
     const b = track(fc, request());
-    await flush();
+    await settle();
     let nextTurn = false;
     setImmediate(() => {
       nextTurn = true;
@@ -72,12 +73,12 @@ describe('event-driven dispatch', () => {
     const passCount = (): Promise<number> => sample(fc.metrics!.registry, 'llm_d_epp_flow_control_dispatch_cycle_duration_seconds_count');
     p.addInFlight('10.9.0.1:8000', 5, 0);
     const waiting = Array.from({ length: 8 }, () => track(fc, request()));
-    await flush();
+    await settle();
     expect(fc.stats().queuedRequests).toBe(8);
     const before = await passCount();
     p.addInFlight('10.9.0.1:8000', -5, 0);
     p.setMetrics('10.9.0.1:8000', metrics(0, 0));
-    await flush();
+    await settle();
     // Grants not yet visible on the endpoint count as pending load, so the pass stops at 5.
     expect(waiting.filter((t) => t.grant !== undefined)).toHaveLength(5);
     expect(fc.stats().queuedRequests).toBe(3);
@@ -98,19 +99,19 @@ describe('event-driven dispatch', () => {
         }
       }
     };
-    await flush();
+    await settle();
     account();
     expect(seen.size).toBe(2);
     // Release before the in-flight decrement (as a picker might): the wake-up runs after both.
     all[0]!.grant!.release({ kind: 'success' });
     p.addInFlight(ep, -1, 0);
-    await flush();
+    await settle();
     account();
     expect(seen.size).toBe(3);
     // Decrement first, then release.
     p.addInFlight(ep, -1, 0);
     all[1]!.grant!.release({ kind: 'success' });
-    await flush();
+    await settle();
     account();
     expect(seen.size).toBe(4);
     expect(p.get(ep)?.inFlightRequests).toBe(2);
@@ -122,17 +123,17 @@ describe('event-driven dispatch', () => {
     const fc = createFlowController({ pool: p, clock, detector: createUtilizationDetector({ queueDepthThreshold: 5 }, clock), metrics: false });
     p.setMetrics('10.9.0.1:8000', metrics(10, clock.now()));
     const a = track(fc, request());
-    await flush();
+    await settle();
     expect(a.grant).toBeUndefined();
     p.setMetrics('10.9.0.1:8000', metrics(0, clock.now()));
-    await flush();
+    await settle();
     expect(a.grant).toBeDefined();
     clock.advance(500);
     const b = track(fc, request());
-    await flush();
+    await settle();
     expect(b.grant).toBeUndefined();
     p.setMetrics('10.9.0.1:8000', metrics(0, clock.now()));
-    await flush();
+    await settle();
     expect(b.grant).toBeDefined();
   });
 
@@ -145,10 +146,10 @@ describe('event-driven dispatch', () => {
     track(fc, request({ priority: 3 }));
     track(fc, request({ priority: 3 }));
     p.setMetrics('10.9.0.1:8000', metrics(0, 0));
-    await flush();
+    await settle();
     gate.value = 0;
     p.setMetrics('10.9.0.1:8000', metrics(0, 0));
-    await flush();
+    await settle();
     expect(events).toEqual(['blocked 3 1 1', 'unblocked']);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '@switchyard/core';
-import { flush, harness, request, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track } from '../test-support/flow-harness.js';
 
 const evicting = { enableEviction: true };
 
@@ -18,11 +19,11 @@ describe('in-flight eviction', () => {
     const b = track(fc, request({ priority: -10 }));
     clock.advance(1);
     const c = track(fc, request({ priority: -10 }));
-    await flush();
+    await settle();
     const revoked: string[] = [];
     fc.on('revoked', (r) => revoked.push(r.request.id));
     const urgent = track(fc, request({ priority: 0 }));
-    await flush();
+    await settle();
     expect(revoked).toEqual([a.request.id, c.request.id]);
     expect(a.grant?.revoked?.aborted).toBe(true);
     expect(b.grant?.revoked?.aborted).toBe(false);
@@ -31,7 +32,7 @@ describe('in-flight eviction', () => {
     // Capacity returns only when the evicted callers release.
     expect(urgent.grant).toBeUndefined();
     a.grant?.release({ kind: 'cancelled' });
-    await flush();
+    await settle();
     expect(urgent.grant).toBeDefined();
     expect(urgent.grant?.revoked).toBeUndefined();
     c.grant?.release({ kind: 'cancelled' });
@@ -42,11 +43,11 @@ describe('in-flight eviction', () => {
   it('counts revocations whose capacity never came back, then revokes more', async () => {
     const { fc, clock } = harness(2, { config: { ...evicting, switchyard: { evictionReclaimTimeout: '5s', maxEvictionsPerCycle: 1 } }, metrics: {} });
     const sheddable = [track(fc, request({ priority: -1 })), track(fc, request({ priority: -1 }))];
-    await flush();
+    await settle();
     const timedOut: string[] = [];
     fc.on('revocationTimedOut', (r) => timedOut.push(r.request.id));
     track(fc, request({ priority: 1 }));
-    await flush();
+    await settle();
     expect(sheddable.map((t) => t.grant?.revoked?.aborted)).toEqual([false, true]);
     expect(fc.stats().pendingRevocations).toBe(1);
     clock.advance(5000);
@@ -54,7 +55,7 @@ describe('in-flight eviction', () => {
     expect(await counter(fc, 'llm_d_epp_flow_control_revocations_total')).toEqual({ '-1/timed_out': 1 });
     // The next wake-up may revoke again since nothing is awaiting reclaim.
     track(fc, request({ priority: 1 }));
-    await flush();
+    await settle();
     expect(sheddable[0]!.grant?.revoked?.aborted).toBe(true);
   });
 
@@ -62,16 +63,16 @@ describe('in-flight eviction', () => {
     const on = harness(2, { config: evicting });
     const zero = track(on.fc, request({ priority: 0 }));
     const low = track(on.fc, request({ priority: -5 }));
-    await flush();
+    await settle();
     track(on.fc, request({ priority: -5 }));
-    await flush();
+    await settle();
     expect(low.grant?.revoked?.aborted).toBe(false);
     expect(zero.grant?.revoked).toBeUndefined();
 
     const off = harness(1);
     const shed = track(off.fc, request({ priority: -5 }));
     track(off.fc, request({ priority: 10 }));
-    await flush();
+    await settle();
     expect(shed.grant?.revoked).toBeUndefined();
   });
 });

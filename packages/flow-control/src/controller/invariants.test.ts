@@ -11,7 +11,8 @@ import {
   type FairnessPolicy,
   type UsageLimitPolicy,
 } from '@switchyard/flow-control';
-import { flush, request } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { request } from '../test-support/flow-harness.js';
 
 type Op =
   | { kind: 'admit'; priority: number; tenant: string; bytes: number; ttl: number | null; cancellable: boolean }
@@ -159,7 +160,7 @@ describe('flow controller invariants (property)', () => {
           } else {
             addEndpoint();
           }
-          await flush();
+          await settle();
           check();
         }
 
@@ -172,9 +173,9 @@ describe('flow controller invariants (property)', () => {
               e.grant.release({ kind: 'success' });
             }
           }
-          await flush();
+          await settle();
           clock.advance(500);
-          await flush();
+          await settle();
         }
         expect(violations).toEqual([]);
         expect(entries.every((e) => e.settled)).toBe(true);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '@switchyard/core';
 import type { QueueOutcome } from '@switchyard/flow-control';
-import { flush, harness, request, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track } from '../test-support/flow-harness.js';
 
 describe('graceful close', () => {
   it('answers queued requests, refuses new ones, and resolves once in-flight grants are released', async () => {
     const { fc, pool } = harness(1);
     const running = track(fc, request());
     const queued = track(fc, request());
-    await flush();
+    await settle();
     const events: string[] = [];
     fc.on('drained', () => events.push('drained'));
     fc.on('closed', () => events.push('closed'));
@@ -17,7 +18,7 @@ describe('graceful close', () => {
       closed = true;
     });
     expect(fc.close()).toBe(fc.close());
-    await flush();
+    await settle();
     expect(isSwitchyardError(queued.error) && queued.error.code).toBe('REJECTED_SHUTTING_DOWN');
     expect(closed).toBe(false);
     expect(pool.listenerCount('metrics') + pool.listenerCount('added') + pool.listenerCount('removed')).toBe(0);
@@ -50,9 +51,9 @@ describe('transition events', () => {
     track(fc, request({ id: 'e' }));
     ac.abort();
     clock.advance(10);
-    await flush();
+    await settle();
     a.grant?.release({ kind: 'success' });
-    await flush();
+    await settle();
     expect(log).toEqual(['dispatched', 'enqueued', 'enqueued', 'enqueued', 'rejected', 'cancelled', 'expired', 'released', 'dispatched']);
     expect(Object.fromEntries(outcomes)).toEqual({
       a: ['Dispatched'],
@@ -71,7 +72,7 @@ describe('transition events', () => {
     fc.on('flowCreated', (f, p) => log.push(`+flow ${f}@${p}`));
     fc.on('flowRemoved', (f, p) => log.push(`-flow ${f}@${p}`));
     const a = track(fc, request({ priority: 7, fairnessId: 'tenant-a' }));
-    await flush();
+    await settle();
     a.grant?.release({ kind: 'success' });
     clock.advance(30_000);
     track(fc, request({ priority: 0, fairnessId: 'tenant-b' }));

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { systemClock, type SchedulingRequest } from '@switchyard/core';
-import { harness, request } from '../test-fixtures.js';
+import { harness, request } from '../test-support/flow-harness.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

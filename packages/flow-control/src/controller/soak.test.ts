@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock, createConcurrencyDetector, seededRandom, isSwitchyardError, type AdmissionGrant } from '@switchyard/core';
 import { createFlowController, createRoundRobinFairness, type QueueOutcome } from '@switchyard/flow-control';
-import { request } from '../test-fixtures.js';
+import { request } from '../test-support/flow-harness.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flush, harness, request } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request } from '../test-support/flow-harness.js';
 
 describe('TTL (property)', () => {
   it('no request waits past its TTL by more than one clock step, and none dispatches after it', async () => {
@@ -39,7 +40,7 @@ describe('TTL (property)', () => {
               nextArrival = clock.now() + a.gapMs;
             }
             clock.advance(step);
-            await flush();
+            await settle();
             for (const [id, q] of queued) {
               if (clock.now() - q.at > q.ttl) late.push(`${id} still queued ${clock.now() - q.at}ms after enqueue, TTL ${q.ttl}`);
             }

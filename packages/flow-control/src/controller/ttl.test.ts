@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '@switchyard/core';
-import { flush, harness, request, track, type Tracked } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track, type Tracked } from '../test-support/flow-harness.js';
 
 const codeOf = (t: Tracked): string | undefined => (isSwitchyardError(t.error) ? t.error.code : undefined);
 
@@ -9,10 +10,10 @@ describe('queue TTL', () => {
     const { fc, clock } = harness(0);
     const a = track(fc, request());
     clock.advance(59_999);
-    await flush();
+    await settle();
     expect(a.error).toBeUndefined();
     clock.advance(1);
-    await flush();
+    await settle();
     expect(codeOf(a)).toBe('REJECTED_TTL_EXPIRED');
     expect(fc.stats()).toMatchObject({ queuedRequests: 0, expiringRequests: 0 });
   });
@@ -26,16 +27,16 @@ describe('queue TTL', () => {
     const byDefault = track(fc, request({ priority: 1 }));
     const never = track(fc, request({ priority: 6 }));
     clock.advance(1000);
-    await flush();
+    await settle();
     expect([codeOf(perRequest), codeOf(perBand)]).toEqual(['REJECTED_TTL_EXPIRED', undefined]);
     clock.advance(1000);
-    await flush();
+    await settle();
     expect(codeOf(perBand)).toBe('REJECTED_TTL_EXPIRED');
     clock.advance(8000);
-    await flush();
+    await settle();
     expect(codeOf(byDefault)).toBe('REJECTED_TTL_EXPIRED');
     clock.advance(3_600_000);
-    await flush();
+    await settle();
     expect(never.error).toBeUndefined();
     expect(fc.stats().expiringRequests).toBe(0);
   });
@@ -44,7 +45,7 @@ describe('queue TTL', () => {
     const { fc, clock } = harness(0);
     const a = track(fc, request(), { deadline: 250 });
     clock.advance(250);
-    await flush();
+    await settle();
     expect(codeOf(a)).toBe('REJECTED_TTL_EXPIRED');
   });
 
@@ -55,10 +56,10 @@ describe('queue TTL', () => {
     clock.advance(5000);
     pool.remove('10.9.0.1:8000');
     clock.advance(60_000 - 1);
-    await flush();
+    await settle();
     expect(a.error).toBeUndefined();
     clock.advance(1);
-    await flush();
+    await settle();
     // Expired while empty: 503 rejected-no-endpoints.
     expect(codeOf(a)).toBe('REJECTED_NO_ENDPOINTS');
     expect(codeOf(b)).toBe('REJECTED_NO_ENDPOINTS');
@@ -67,10 +68,10 @@ describe('queue TTL', () => {
     clock.advance(20_000);
     pool.add({ address: '10.9.0.2:8000' });
     clock.advance(9_999);
-    await flush();
+    await settle();
     expect(c.error).toBeUndefined();
     clock.advance(1);
-    await flush();
+    await settle();
     // Back to the normal TTL, charged from the flip, and 429 since the pool has endpoints.
     expect(codeOf(c)).toBe('REJECTED_TTL_EXPIRED');
   });
@@ -79,12 +80,12 @@ describe('queue TTL', () => {
     const { fc, clock } = harness(1);
     const a = track(fc, request());
     const b = track(fc, request(), { ttlMs: 100 });
-    await flush();
+    await settle();
     a.grant?.release({ kind: 'success' });
-    await flush();
+    await settle();
     expect(b.grant).toBeDefined();
     clock.advance(1000);
-    await flush();
+    await settle();
     expect(b.error).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@ import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { ROLE_LABEL, createConcurrencyDetector } from '@switchyard/core';
 import { FlowControlMetrics, createFlowController, createRoundRobinFairness, jainsIndex } from '@switchyard/flow-control';
-import { flush, harness, pool, request, sample, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, pool, request, sample, track } from '../test-support/flow-harness.js';
 
 describe('flow-control metrics', () => {
   it('exports llm-d names for queues, saturation, capacity, outcomes and dispatch cycles', async () => {
@@ -11,7 +12,7 @@ describe('flow-control metrics', () => {
     const first = track(fc, request({ fairnessId: 'tenant-a', bytes: 100 }));
     track(fc, request({ fairnessId: 'tenant-a', bytes: 150 }));
     track(fc, request({ fairnessId: 'tenant-b', bytes: 250 }));
-    await flush();
+    await settle();
     const q = (name: string, labels: Record<string, string>): Promise<number> => sample(registry, `llm_d_epp_flow_control_${name}`, labels);
     expect(await q('queue_size', { fairness_id: 'tenant-a', priority: '0', inference_pool: 'qwen' })).toBe(1);
     expect(await q('queue_bytes', { fairness_id: 'tenant-b' })).toBe(250);
@@ -20,7 +21,7 @@ describe('flow-control metrics', () => {
     expect(await q('pool_saturation', { stage: 'decode' })).toBe(1);
     clock.advance(1500);
     first.grant?.release({ kind: 'success' });
-    await flush();
+    await settle();
     expect(await q('requests_total', { outcome: 'Dispatched', priority: '0', inference_pool: 'qwen' })).toBe(2);
     expect(await q('request_queue_duration_seconds_count', { fairness_id: 'tenant-a', outcome: 'Dispatched' })).toBe(2);
     expect(await q('request_queue_duration_seconds_sum', { fairness_id: 'tenant-a', outcome: 'Dispatched' })).toBe(1.5);
@@ -29,9 +30,9 @@ describe('flow-control metrics', () => {
     // Expired and rejected requests are labelled with their outcome.
     // tenant-b still waits; three of four tenant-c requests fit the band's 4 slots.
     for (let i = 0; i < 4; i++) track(fc, request({ fairnessId: 'tenant-c' }));
-    await flush();
+    await settle();
     clock.advance(60_000);
-    await flush();
+    await settle();
     expect(await q('requests_total', { outcome: 'RejectedCapacity', priority: '0' })).toBe(1);
     expect(await q('requests_total', { outcome: 'EvictedTTL', priority: '0' })).toBe(4);
   });
@@ -49,7 +50,7 @@ describe('flow-control metrics', () => {
   it("computes Jain's fairness index per band over each scrape window", async () => {
     const { fc } = harness(1, { metrics: {}, config: { defaultPriorityBand: { fairnessPolicyRef: 'rr' } }, plugins: new Map([['rr', createRoundRobinFairness('rr')]]) });
     const blocker = track(fc, request());
-    await flush();
+    await settle();
     fc.on('dispatched', (r) => {
       (r as unknown as { release(o: unknown): void }).release({ kind: 'success' });
     });
@@ -58,7 +59,7 @@ describe('flow-control metrics', () => {
       track(fc, request({ fairnessId: 'b', bytes: 400 }));
     }
     blocker.grant?.release({ kind: 'success' });
-    for (let i = 0; i < 12; i++) await flush();
+    for (let i = 0; i < 12; i++) await settle();
     // The blocker (default-flow) was served once with the same size as the others: 1, 4, 4 shares of 100 tokens.
     expect(fc.fairnessIndex(0)).toBeCloseTo(jainsIndex([25, 400, 400]), 10);
     expect(await sample(fc.metrics!.registry, 'llm_d_epp_flow_control_jains_fairness_index', { priority: '0' })).toBeCloseTo(jainsIndex([25, 400, 400]), 10);
@@ -76,7 +77,7 @@ describe('flow-control metrics', () => {
     const { fc } = harness(1, { metrics });
     expect(fc.metrics).toBe(metrics);
     track(fc, request());
-    await flush();
+    await settle();
     const text = await Registry.merge([registry, mine]).metrics();
     expect(text).toContain('my_gateway_requests_total 1');
     expect(text).toContain('llm_d_epp_flow_control_requests_total{outcome="Dispatched",priority="0",inference_pool=""} 1');

@@ -5,12 +5,13 @@ import {
   flowControlPlugins,
   type FlowController,
 } from '@switchyard/flow-control';
-import { flush, harness, request, track, type RequestSpec } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track, type RequestSpec } from '../test-support/flow-harness.js';
 
 /** Queues `specs` behind a blocker on a one-slot pool, then serves them one at a time; returns the dispatch order. */
 async function serveOneByOne(fc: FlowController, specs: readonly RequestSpec[], tokensUsed?: (id: string) => number): Promise<string[]> {
   const blocker = track(fc, request());
-  await flush();
+  await settle();
   const order: string[] = [];
   fc.on('dispatched', (r) => {
     order.push(r.request.id);
@@ -21,7 +22,7 @@ async function serveOneByOne(fc: FlowController, specs: readonly RequestSpec[], 
   });
   for (const s of specs) track(fc, request(s));
   blocker.grant?.release({ kind: 'success' });
-  for (let i = 0; i < specs.length + 2 && fc.stats().queuedRequests > 0; i++) await flush();
+  for (let i = 0; i < specs.length + 2 && fc.stats().queuedRequests > 0; i++) await settle();
   expect(fc.stats().queuedRequests).toBe(0);
   return order;
 }

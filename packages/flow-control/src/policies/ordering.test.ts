@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { createEdfOrdering, createSloDeadlineOrdering } from '@switchyard/flow-control';
-import { flush, harness, request, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track } from '../test-support/flow-harness.js';
 
 describe('ordering policies', () => {
   it('fcfs (default) serves a flow in arrival order', async () => {
     const { fc } = harness(1);
     const blocker = track(fc, request());
     const queued = ['x', 'y', 'z'].map((id) => track(fc, request({ id })));
-    await flush();
+    await settle();
     const order: string[] = [];
     fc.on('dispatched', (r) => order.push(r.request.id));
     for (let i = 0; i < 4; i++) {
       (i === 0 ? blocker : queued[i - 1])!.grant!.release({ kind: 'success' });
-      await flush();
+      await settle();
     }
     expect(order).toEqual(['x', 'y', 'z']);
   });
@@ -21,7 +22,7 @@ describe('ordering policies', () => {
     const edf = createEdfOrdering('edf');
     const { fc, clock } = harness(1, { config: { defaultPriorityBand: { orderingPolicyRef: 'edf' } }, plugins: new Map([['edf', edf]]) });
     const blocker = track(fc, request());
-    await flush();
+    await settle();
     const order: string[] = [];
     fc.on('dispatched', (r) => {
       order.push(r.request.id);
@@ -33,7 +34,7 @@ describe('ordering policies', () => {
     track(fc, request({ id: 'ttl-5s' }), { ttlMs: 5000 });
     track(fc, request({ id: 'deadline-3s' }), { deadline: 3000 });
     blocker.grant?.release({ kind: 'success' });
-    for (let i = 0; i < 6; i++) await flush();
+    for (let i = 0; i < 6; i++) await settle();
     expect(order).toEqual(['deadline-3s', 'ttl-5s', 'ttl-30s', 'no-ttl']);
   });
 
@@ -41,7 +42,7 @@ describe('ordering policies', () => {
     const slo = createSloDeadlineOrdering('slo');
     const { fc } = harness(1, { config: { defaultPriorityBand: { orderingPolicyRef: 'slo' } }, plugins: new Map([['slo', slo]]) });
     const blocker = track(fc, request());
-    await flush();
+    await settle();
     const order: string[] = [];
     fc.on('dispatched', (r) => {
       order.push(r.request.id);
@@ -52,7 +53,7 @@ describe('ordering policies', () => {
     track(fc, request({ id: 'tight', receivedAt: 100, sloTtftMs: 200 }));
     track(fc, request({ id: 'late-tight', receivedAt: 900, sloTtftMs: 200 }));
     blocker.grant?.release({ kind: 'success' });
-    for (let i = 0; i < 6; i++) await flush();
+    for (let i = 0; i < 6; i++) await settle();
     expect(order).toEqual(['tight', 'late-tight', 'loose', 'none']);
   });
 });

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock } from '@switchyard/core';
 import { createProgramAwareFairness, programAwareFairnessPlugin, type FlowController } from '@switchyard/flow-control';
-import { flush, harness, request, track, type RequestSpec } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track, type RequestSpec } from '../test-support/flow-harness.js';
 
 const plugins = (...ps: { name: string }[]): ReadonlyMap<string, never> => new Map(ps.map((p) => [p.name, p as never]));
 
 /** Serves queued requests one at a time; each completes with `usage(id)` tokens of output. */
 async function serve(fc: FlowController, specs: readonly RequestSpec[], completion: (id: string) => number): Promise<string[]> {
   const blocker = track(fc, request());
-  await flush();
+  await settle();
   const order: string[] = [];
   fc.on('dispatched', (r) => {
     order.push(r.request.id);
@@ -16,7 +17,7 @@ async function serve(fc: FlowController, specs: readonly RequestSpec[], completi
   });
   for (const s of specs) track(fc, request(s));
   blocker.grant?.release({ kind: 'success' });
-  for (let i = 0; i < specs.length + 2 && fc.stats().queuedRequests > 0; i++) await flush();
+  for (let i = 0; i < specs.length + 2 && fc.stats().queuedRequests > 0; i++) await settle();
   return order;
 }
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRoundRobinFairness } from '@switchyard/flow-control';
-import { flush, harness, request, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track } from '../test-support/flow-harness.js';
 
 describe('round-robin fairness (property)', () => {
   it('gives backlogged flows of a band equal dispatch counts, within one', async () => {
@@ -14,7 +15,7 @@ describe('round-robin fairness (property)', () => {
           const { fc: ctl } = harness(slots, { config: { defaultPriorityBand: { fairnessPolicyRef: 'rr' } }, plugins: new Map([['rr', createRoundRobinFairness('rr')]]) });
           // Saturate the pool first so every arrival queues.
           const blockers = Array.from({ length: slots }, () => track(ctl, request()));
-          await flush();
+          await settle();
           const remaining = new Map<string, number>();
           for (const f of arrivals) {
             remaining.set(`f${f}`, (remaining.get(`f${f}`) ?? 0) + 1);
@@ -32,7 +33,7 @@ describe('round-robin fairness (property)', () => {
             (r as unknown as { release(o: unknown): void }).release({ kind: 'success' });
           });
           for (const b of blockers) b.grant?.release({ kind: 'success' });
-          for (let i = 0; i < arrivals.length + 5 && ctl.stats().queuedRequests > 0; i++) await flush();
+          for (let i = 0; i < arrivals.length + 5 && ctl.stats().queuedRequests > 0; i++) await settle();
           expect(ctl.stats().queuedRequests).toBe(0);
           expect(unfair).toEqual([]);
         },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, EndpointPool } from '@switchyard/core';
 import { createPriorityHoldback, createStaticUsageLimit, priorityHoldbackPolicyPlugin, staticUsageLimitPolicyPlugin } from '@switchyard/flow-control';
-import { flush, harness, request, track } from '../test-fixtures.js';
+import { settle } from '@switchyard/core/testing';
+import { harness, request, track } from '../test-support/flow-harness.js';
 
 const ctx = { name: 'p', clock: new ManualClock(), pool: new EndpointPool(), lookup: () => undefined };
 
@@ -10,7 +11,7 @@ describe('static-usage-limit-policy', () => {
     expect(createStaticUsageLimit(0.7).computeLimits(0, [5, 0, -5])).toEqual([0.7, 0.7, 0.7]);
     const { fc } = harness(4, { usageLimitPolicy: createStaticUsageLimit(0.5) });
     const all = Array.from({ length: 4 }, () => track(fc, request()));
-    await flush();
+    await settle();
     expect(all.filter((t) => t.grant !== undefined)).toHaveLength(2);
   });
   it('defaults to 1.0 through its plugin definition', () => {
@@ -43,12 +44,12 @@ describe('priority-holdback-policy', () => {
     const blocker = track(fc, request({ priority: 0 }));
     const low = Array.from({ length: 3 }, () => track(fc, request({ priority: -10 })));
     const high = Array.from({ length: 2 }, () => track(fc, request({ priority: 0 })));
-    await flush();
+    await settle();
     // Bands 0 and -10 get ceilings 1.0 and 0.5: band -10 stops at half the pool, band 0 fills it.
     expect(low.map((t) => t.grant !== undefined)).toEqual([true, false, false]);
     expect(high.map((t) => t.grant !== undefined)).toEqual([true, true]);
     for (const t of [blocker, ...high]) t.grant?.release({ kind: 'success' });
-    await flush();
+    await settle();
     // Even with band 0 idle, band -10 stays below its ceiling: the rest is held back for band 0.
     expect(low.map((t) => t.grant !== undefined)).toEqual([true, true, false]);
     expect(fc.saturation()).toBe(0.5);
@@ -56,7 +57,7 @@ describe('priority-holdback-policy', () => {
   it('gives a lone band the max ceiling (work-conserving)', async () => {
     const { fc } = harness(2, { usageLimitPolicy: createPriorityHoldback({ minCeiling: 0.1 }) });
     const all = Array.from({ length: 2 }, () => track(fc, request({ priority: 0 })));
-    await flush();
+    await settle();
     expect(all.every((t) => t.grant !== undefined)).toBe(true);
   });
   it('validates its parameters like llm-d', () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRegistry, EndpointPicker, seededRandom, EndpointPool, loadConfig, parseRequest, type Decision, type PluginRegistry } from '@switchyard/core';
 import { createPrefixHasher, loadPrefixIndexPlugins, registerPrefixIndexPlugins, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
-import { metrics } from './test-requests.js';
+import { metrics } from '@switchyard/core/testing';
 
 let hasher: PrefixHasher;
 beforeAll(() => {

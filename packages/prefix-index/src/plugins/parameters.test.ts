@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Attributes, createDefaultRegistry, EndpointPicker, EndpointPool, loadConfig, parseRequest, type PluginRegistry, type Scorer } from '@switchyard/core';
 import { createPrefixHasher, loadPrefixIndexPlugins, type Logger, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
-import { FakeEngine, seq } from '../precise/test-helpers.js';
-import { ctx, schedReq, tokensPrompt } from './test-requests.js';
+import { FakeEngine, seq } from '../test-support/fake-engine.js';
+import { cycleContext, schedulingRequest, tokensPrompt } from '@switchyard/core/testing';
 
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 let hasher: PrefixHasher;
@@ -77,12 +77,12 @@ describe('prefix-index plugin parameters are decoded strictly', () => {
     const engine = new FakeEngine(64);
     const tokens = seq(64 * 4);
     precise.index.ingest('a', { ts: 0, events: [engine.stored(tokens, 0, 4, { medium: 'cpu' })] }, { model: 'm' });
-    const req = schedReq(tokensPrompt(tokens));
-    precise.produce(ctx(), req, pool.list());
+    const req = schedulingRequest({ request: { model: 'm', prompt: tokensPrompt(tokens) } });
+    precise.produce(cycleContext(), req, pool.list());
     expect(req.attributes.get(Attributes.prefixMatch)?.get('a')).toMatchObject({ matchBlocks: 2, cachedBlocks: 4, blockSizeTokens: 64 });
     // prefixLengthWeight/maxModelLen are matchLengthWeight/matchLengthScaleTokens: .5·min(1, 128/100)² + .5·2/4.
     const scorer = config.plugins.get('prefix-cache-scorer') as Scorer;
-    expect(scorer.score(ctx(), req, pool.list()).get('a')).toBeCloseTo(0.75);
+    expect(scorer.score(cycleContext(), req, pool.list()).get('a')).toBeCloseTo(0.75);
   });
 
   it('reports what it accepts but cannot honour, and rejects what would silently change routing', () => {

@@ -13,8 +13,8 @@ import {
   silentLogger,
   type PrefixHasher,
 } from '@switchyard/prefix-index';
-import { FakeEngine, seq } from '../precise/test-helpers.js';
-import { ctx, metrics, poolOf, resultOf, schedReq, tokensPrompt } from './test-requests.js';
+import { FakeEngine, seq } from '../test-support/fake-engine.js';
+import { cycleContext, metrics, poolOf, resultOf, schedulingRequest, tokensPrompt } from '@switchyard/core/testing';
 
 let hasher: PrefixHasher;
 beforeAll(() => {
@@ -23,8 +23,8 @@ beforeAll(() => {
 
 describe('token-producer', () => {
   it('estimate backend: pseudo-token bytes and count, no token ids, written synchronously', () => {
-    const req = schedReq({ kind: 'chat', toolsJson: undefined, messages: [{ role: 'user', content: 'hello' }] });
-    const r = new TokenProducer('t', undefined, { metrics: createPrefixIndexMetrics({ logger: silentLogger }) }).produce(ctx(), req, []);
+    const req = schedulingRequest({ request: { prompt: { kind: 'chat', toolsJson: undefined, messages: [{ role: 'user', content: 'hello' }] } } });
+    const r = new TokenProducer('t', undefined, { metrics: createPrefixIndexMetrics({ logger: silentLogger }) }).produce(cycleContext(), req, []);
     // No promise: the scheduler runs the rest of the cycle without a microtask hop.
     expect(r).toBeUndefined();
     expect(req.attributes.get(Attributes.tokens)).toBeUndefined();
@@ -34,13 +34,13 @@ describe('token-producer', () => {
 
   it('passes token-id prompts through and uses a tokenizer when configured', async () => {
     const m = createPrefixIndexMetrics({ logger: silentLogger });
-    const ids = schedReq(tokensPrompt([1, 2, 3]));
-    await new TokenProducer('t', undefined, { metrics: m }).produce(ctx(), ids, []);
+    const ids = schedulingRequest({ request: { prompt: tokensPrompt([1, 2, 3]) } });
+    await new TokenProducer('t', undefined, { metrics: m }).produce(cycleContext(), ids, []);
     expect(ids.attributes.get(Attributes.tokens)).toEqual([[1, 2, 3]]);
     expect(ids.attributes.get(PrefixAttributes.promptBytes)?.prompts[0]?.byteLength).toBe(12);
 
-    const text = schedReq({ kind: 'text', texts: ['abc'] });
-    await new TokenProducer('t', functionTokenizer(() => [[7, 8]]), { metrics: m }).produce(ctx(), text, []);
+    const text = schedulingRequest({ request: { prompt: { kind: 'text', texts: ['abc'] } } });
+    await new TokenProducer('t', functionTokenizer(() => [[7, 8]]), { metrics: m }).produce(cycleContext(), text, []);
     expect(text.attributes.get(Attributes.tokens)).toEqual([[7, 8]]);
     expect(text.attributes.get(Attributes.promptTokenCount)).toBe(2);
     expect(text.attributes.get(PrefixAttributes.promptBytes)?.estimated).toBe(false);
@@ -48,11 +48,11 @@ describe('token-producer', () => {
 
   it('falls back to the estimate when the tokenizer fails, counting the error', async () => {
     const m = createPrefixIndexMetrics({ logger: silentLogger });
-    const req = schedReq({ kind: 'text', texts: ['abcdefgh'] });
+    const req = schedulingRequest({ request: { prompt: { kind: 'text', texts: ['abcdefgh'] } } });
     const failing = functionTokenizer(() => {
       throw new Error('down');
     });
-    await new TokenProducer('t', failing, { metrics: m }).produce(ctx(), req, []);
+    await new TokenProducer('t', failing, { metrics: m }).produce(cycleContext(), req, []);
     expect(req.attributes.get(Attributes.promptTokenCount)).toBe(2);
     expect(req.attributes.get(Attributes.tokens)).toBeUndefined();
     const errors = await m.errors.get();
@@ -62,15 +62,15 @@ describe('token-producer', () => {
 
 describe('approximate producer (llm-d case 8)', () => {
   it('learns from primary and prefill picks and matches per candidate', () => {
-    const pool = poolOf('pod1', 'pod2', 'pod3');
+    const pool = poolOf(['pod1', 'pod2', 'pod3']);
     const [pod1, , pod3] = pool.list() as [Endpoint, Endpoint, Endpoint];
     const p = new ApproximatePrefixProducer({ hasher, pool, blockSizeTokens: 1, autoTune: false, minBlockSizeTokens: 1 });
-    const first = schedReq(tokensPrompt([1, 2]));
-    p.produce(ctx(), first, pool.list());
+    const first = schedulingRequest({ request: { prompt: tokensPrompt([1, 2]) } });
+    p.produce(cycleContext(), first, pool.list());
     expect(first.attributes.get(Attributes.prefixMatch)?.get('pod1')).toEqual({ matchBlocks: 0, totalBlocks: 2, blockSizeTokens: 1, cachedBlocks: 0 });
-    p.preRequest(ctx(), first, resultOf(pod1, pod3));
-    const second = schedReq(tokensPrompt([1, 3]));
-    p.produce(ctx(), second, pool.list());
+    p.preRequest(cycleContext(), first, resultOf(pod1, { prefill: pod3 }));
+    const second = schedulingRequest({ request: { prompt: tokensPrompt([1, 3]) } });
+    p.produce(cycleContext(), second, pool.list());
     const info = second.attributes.get(Attributes.prefixMatch);
     expect(info?.get('pod1')).toMatchObject({ matchBlocks: 1, totalBlocks: 2 });
     expect(info?.get('pod3')).toMatchObject({ matchBlocks: 1, totalBlocks: 2 });
@@ -80,32 +80,32 @@ describe('approximate producer (llm-d case 8)', () => {
 
   it('caps hashed blocks at maxPrefixTokensToMatch / bs', () => {
     const p = new ApproximatePrefixProducer({ hasher, blockSizeTokens: 1, autoTune: false, minBlockSizeTokens: 1, maxPrefixTokensToMatch: 2 });
-    const req = schedReq(tokensPrompt([1, 2, 3, 4, 5]));
-    p.produce(ctx(), req, poolOf('a').list());
+    const req = schedulingRequest({ request: { prompt: tokensPrompt([1, 2, 3, 4, 5]) } });
+    p.produce(cycleContext(), req, poolOf(['a']).list());
     expect(req.attributes.get(Attributes.prefixMatch)?.get('a')?.totalBlocks).toBe(2);
   });
 
   it('auto-tunes the block size (16 → 64, 128 → 128) and sizes LRUs from the engine', () => {
-    const pool = poolOf('a');
+    const pool = poolOf(['a']);
     const p = new ApproximatePrefixProducer({ hasher, pool });
-    const text = schedReq({ kind: 'text', texts: ['x'.repeat(4 * 1024)] });
+    const text = schedulingRequest({ request: { prompt: { kind: 'text', texts: ['x'.repeat(4 * 1024)] } } });
     pool.setMetrics('a', metrics({ cacheBlockSize: 16, cacheNumBlocks: 40 }));
-    p.produce(ctx(), text, pool.list());
+    p.produce(cycleContext(), text, pool.list());
     expect(text.attributes.get(Attributes.prefixMatch)?.get('a')).toMatchObject({ blockSizeTokens: 64, totalBlocks: 16 });
-    p.preRequest(ctx(), text, resultOf(pool.list()[0]!));
+    p.preRequest(cycleContext(), text, resultOf(pool.list()[0]!));
     // 40 engine blocks × 16 tokens = 640 tokens = 10 blocks of 64.
     expect(p.index.size).toBe(10);
     pool.setMetrics('a', metrics({ cacheBlockSize: 128, cacheNumBlocks: 40 }));
-    p.produce(ctx(), text, pool.list());
+    p.produce(cycleContext(), text, pool.list());
     expect(text.attributes.get(Attributes.prefixMatch)?.get('a')).toMatchObject({ blockSizeTokens: 128, totalBlocks: 8 });
   });
 
   it('purges endpoints that leave the pool', () => {
-    const pool = poolOf('a', 'b');
+    const pool = poolOf(['a', 'b']);
     const p = new ApproximatePrefixProducer({ hasher, pool });
-    const req = schedReq({ kind: 'text', texts: ['y'.repeat(1000)] });
-    p.produce(ctx(), req, pool.list());
-    p.preRequest(ctx(), req, resultOf(pool.list()[0]!, pool.list()[1]));
+    const req = schedulingRequest({ request: { prompt: { kind: 'text', texts: ['y'.repeat(1000)] } } });
+    p.produce(cycleContext(), req, pool.list());
+    p.preRequest(cycleContext(), req, resultOf(pool.list()[0]!, { prefill: pool.list()[1] }));
     expect(p.index.stats().endpoints).toBe(2);
     pool.remove('a');
     expect(p.index.stats().endpoints).toBe(1);
@@ -114,7 +114,7 @@ describe('approximate producer (llm-d case 8)', () => {
 
 describe('precise producer', () => {
   it('matches real token ids against pushed KV events, tier-weighted', async () => {
-    const pool = poolOf('a', 'b');
+    const pool = poolOf(['a', 'b']);
     const m = createPrefixIndexMetrics({ logger: silentLogger });
     const p = new PrecisePrefixProducer({ hasher, pool, blockSizeTokens: 4, modelName: 'm', metrics: m, subscribe: false });
     const engine = new FakeEngine(4);
@@ -122,8 +122,8 @@ describe('precise producer', () => {
     p.index.ingest('a', { ts: 0, events: [engine.stored(tokens, 0, 5)] });
     p.index.ingest('b', { ts: 0, events: [engine.stored(tokens, 0, 3, { medium: 'cpu' })] });
     p.index.ingest('ghost', { ts: 0, events: [engine.stored(tokens, 0, 3)] });
-    const req = schedReq(tokensPrompt(tokens));
-    p.produce(ctx(), req, pool.list());
+    const req = schedulingRequest({ request: { model: 'm', prompt: tokensPrompt(tokens) } });
+    p.produce(cycleContext(), req, pool.list());
     const info = req.attributes.get(Attributes.prefixMatch);
     expect(info?.get('a')).toEqual({ matchBlocks: 5, totalBlocks: 5, blockSizeTokens: 4, cachedBlocks: 5 });
     // 3 blocks × 0.8 = 2.4 → truncated to 2; the unweighted count stays 3.
@@ -136,20 +136,20 @@ describe('precise producer', () => {
   it('publishes nothing without real token ids and says why', async () => {
     const m = createPrefixIndexMetrics({ logger: silentLogger });
     const p = new PrecisePrefixProducer({ hasher, metrics: m, subscribe: false });
-    const req = schedReq({ kind: 'text', texts: ['hello'] });
-    p.produce(ctx(), req, poolOf('a').list());
+    const req = schedulingRequest({ request: { prompt: { kind: 'text', texts: ['hello'] } } });
+    p.produce(cycleContext(), req, poolOf(['a']).list());
     expect(req.attributes.get(Attributes.prefixMatch)).toBeUndefined();
     expect((await m.errors.get()).values.find((v) => v.labels['cause'] === 'no-token-ids')?.value).toBe(1);
   });
 
   it('indexes speculatively after the pick when enabled', () => {
-    const pool = poolOf('a', 'b');
+    const pool = poolOf(['a', 'b']);
     const p = new PrecisePrefixProducer({ hasher, pool, blockSizeTokens: 4, speculativeIndexing: true, subscribe: false });
-    const req = schedReq(tokensPrompt(seq(8)));
-    p.produce(ctx(), req, pool.list());
-    p.preRequest(ctx(), req, resultOf(pool.list()[1]!));
-    const again = schedReq(tokensPrompt(seq(8)));
-    p.produce(ctx(), again, pool.list());
+    const req = schedulingRequest({ request: { prompt: tokensPrompt(seq(8)) } });
+    p.produce(cycleContext(), req, pool.list());
+    p.preRequest(cycleContext(), req, resultOf(pool.list()[1]!));
+    const again = schedulingRequest({ request: { prompt: tokensPrompt(seq(8)) } });
+    p.produce(cycleContext(), again, pool.list());
     expect(again.attributes.get(Attributes.prefixMatch)?.get('b')?.cachedBlocks).toBe(2);
   });
 
@@ -159,7 +159,7 @@ describe('precise producer', () => {
       throw new Error('no zmq here');
     };
     const broken = { Subscriber: throwing, Dealer: throwing } as never;
-    const p = new PrecisePrefixProducer({ hasher, pool: poolOf('a'), subscribe: {}, zeromq: broken, metrics: m });
+    const p = new PrecisePrefixProducer({ hasher, pool: poolOf(['a']), subscribe: {}, zeromq: broken, metrics: m });
     await expect(p.subscriber).rejects.toThrow('no zmq here');
     expect((await m.errors.get()).values.find((v) => v.labels['cause'] === 'subscriber')?.value).toBe(1);
     await p.close();
@@ -186,19 +186,19 @@ describe('plugin definitions', () => {
   it('legacy prefix-cache-scorer with index parameters carries its own index', async () => {
     const defs = loadPrefixIndexPlugins({ hasher });
     const def = defs.find((d) => d.type === 'prefix-cache-scorer')!;
-    const pool = poolOf('a', 'b');
-    const deps = { clock: ctx().clock, pool, lookup: () => undefined };
+    const pool = poolOf(['a', 'b']);
+    const deps = { clock: cycleContext().clock, pool, lookup: () => undefined };
     const plain = def.create(def.parameters.parse({}), { name: 'plain', ...deps });
     expect('produce' in plain).toBe(false);
     const legacy = def.create(def.parameters.parse({ blockSize: 4, maxPrefixBlocksToMatch: 256, lruCapacityPerServer: 100, autoTune: false }), { name: 'legacy', ...deps }) as Scorer & DataProducer & RequestLifecycle;
     expect(legacy.produces).toContain('prefix-match-info/legacy');
-    const req = () => schedReq({ kind: 'text', texts: ['z'.repeat(2048)] });
+    const req = () => schedulingRequest({ request: { prompt: { kind: 'text', texts: ['z'.repeat(2048)] } } });
     const r1 = req();
-    await legacy.produce(ctx(), r1, pool.list());
-    legacy.preRequest?.(ctx(), r1, resultOf(pool.list()[1]!), {});
+    await legacy.produce(cycleContext(), r1, pool.list());
+    legacy.preRequest?.(cycleContext(), r1, resultOf(pool.list()[1]!), {});
     const r2 = req();
-    await legacy.produce(ctx(), r2, pool.list());
-    expect(Object.fromEntries(legacy.score(ctx(), r2, pool.list()))).toEqual({ a: 0, b: 1 });
+    await legacy.produce(cycleContext(), r2, pool.list());
+    expect(Object.fromEntries(legacy.score(cycleContext(), r2, pool.list()))).toEqual({ a: 0, b: 1 });
   });
 
   it('rejects a custom token backend without a tokenizer with a config error', () => {
@@ -206,7 +206,7 @@ describe('plugin definitions', () => {
     const def = defs.find((d) => d.type === 'token-producer')!;
     let err: unknown;
     try {
-      def.create(def.parameters.parse({ backend: 'custom' }), { name: 't', clock: ctx().clock, pool: poolOf(), lookup: () => undefined });
+      def.create(def.parameters.parse({ backend: 'custom' }), { name: 't', clock: cycleContext().clock, pool: poolOf(0), lookup: () => undefined });
     } catch (e) {
       err = e;
     }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultRegistry, EndpointPicker, EndpointPool, InMemoryStateHub, loadConfig, ManualClock, parseRequest, ReplicaSync, seededRandom } from '@switchyard/core';
 import { createPrefixHasher, registerPrefixIndexPlugins, type PrefixHasher } from '@switchyard/prefix-index';
 import { decodeHistory, encodeHistory } from './shared-history.js';
-import { metrics } from './test-requests.js';
+import { metrics } from '@switchyard/core/testing';
 
 let hasher: PrefixHasher;
 beforeAll(() => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@switchyard/core';
 import { createPrefixHasher, PreciseKvIndex, type KvEvent, type KvIngestProblem, type PrefixHasher } from '@switchyard/prefix-index';
-import { FakeEngine, seq } from './test-helpers.js';
+import { FakeEngine, seq } from '../test-support/fake-engine.js';
 
 let hasher: PrefixHasher;
 beforeAll(() => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EndpointPool, ManualClock, createPickerFromConfig, parseRequest, seededRandom } from '@switchyard/core';
 import { SWITCHYARD_PROFILE_YAML, prefixIndexPack, routingProfileConfig } from '@switchyard/prefix-index';
-import { metrics } from '../plugins/test-requests.js';
+import { metrics } from '@switchyard/core/testing';
 
 function poolOf(n: number): EndpointPool {
   const pool = new EndpointPool();

@@ -10,7 +10,7 @@ import {
   silentLogger,
   type PrefixHasher,
 } from '@switchyard/prefix-index';
-import { FakeEngine, seq } from '../precise/test-helpers.js';
+import { FakeEngine, seq } from '../test-support/fake-engine.js';
 import { TestPublisher } from './test-publisher.js';
 
 let hasher: PrefixHasher;

@@ -3,11 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, isSwitchyardError, type InferenceRequest, type PromptView } from '@switchyard/core';
 import { createLocalTokenizer, functionTokenizer, readTokenIds, VllmRenderTokenizer } from '@switchyard/prefix-index';
-import { inferenceRequest } from '../plugins/test-requests.js';
+import { inferenceRequest } from '@switchyard/core/testing';
 
 function request(prompt: PromptView, body: Record<string, unknown> = {}): InferenceRequest {
   const raw = new TextEncoder().encode(JSON.stringify({ prompt, body }));
-  return inferenceRequest(prompt, { id: 'r1', path: '/v1/chat/completions', body, rawBody: raw, byteSize: raw.byteLength });
+  return inferenceRequest({ prompt, id: 'r1', path: '/v1/chat/completions', body, rawBody: raw, byteSize: raw.byteLength });
 }
 
 const chat: PromptView = { kind: 'chat', toolsJson: undefined, messages: [{ role: 'user', content: 'hello world' }] };

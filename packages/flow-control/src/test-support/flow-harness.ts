@@ -2,17 +2,16 @@
  * Shared helpers of this package's tests (not part of the public API).
  * @internal
  */
+import { schedulingRequest } from '@switchyard/core/testing';
 import {
-  AttributeMap,
   EndpointPool,
   ManualClock,
   createConcurrencyDetector,
   type AdmissionGrant,
-  type InferenceRequest,
   type SaturationDetector,
   type SchedulingRequest,
 } from '@switchyard/core';
-import { createFlowController, type FlowController, type FlowControllerOptions } from './index.js';
+import { createFlowController, type FlowController, type FlowControllerOptions } from '../index.js';
 
 /** Fields a test request can set. */
 export interface RequestSpec {
@@ -27,36 +26,15 @@ export interface RequestSpec {
 
 let nextId = 0;
 
-/** A minimal scheduling request (no body parsing involved). */
+/** A scheduling request from the core test kit, with a fresh id unless `spec.id` names one. */
 export function request(spec: RequestSpec = {}): SchedulingRequest {
-  const id = spec.id ?? `r${nextId++}`;
-  const inference = {
-    id,
-    path: '/v1/completions',
-    api: 'openai-completions',
-    headers: {},
-    model: 'm',
-    stream: false,
-    maxOutputTokens: spec.maxOutputTokens,
-    prompt: { kind: 'none' },
-    cacheSalt: undefined,
-    byteSize: spec.bytes ?? 100,
-    body: undefined,
-    rawBody: new Uint8Array(0),
-  } as unknown as InferenceRequest;
-  return {
-    request: inference,
-    id,
-    targetModel: 'm',
-    fairnessId: spec.fairnessId ?? 'default-flow',
-    objective: undefined,
+  return schedulingRequest({
     priority: spec.priority ?? 0,
+    fairnessId: spec.fairnessId ?? 'default-flow',
     sloTtftMs: spec.sloTtftMs,
-    sloTpotMs: undefined,
     receivedAt: spec.receivedAt ?? 0,
-    subsetHint: undefined,
-    attributes: new AttributeMap(),
-  };
+    request: { id: spec.id ?? `r${nextId++}`, model: 'm', prompt: { kind: 'none' }, byteSize: spec.bytes ?? 100, maxOutputTokens: spec.maxOutputTokens },
+  });
 }
 
 /** A pool of `endpoints` members (addresses 10.9.0.x:8000). */
@@ -97,11 +75,6 @@ export function harness(slots: number, options: Partial<FlowControllerOptions> =
     ...options,
   });
   return { clock, pool: p, fc };
-}
-
-/** Settles pending promise callbacks (microtasks), without moving the clock. */
-export async function flush(): Promise<void> {
-  for (let i = 0; i < 5; i++) await Promise.resolve();
 }
 
 /** Tracks an admit call's settlement. */
