@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { IndexedHeap } from '@switchyard/flow-control';
+import { IndexedHeap } from './indexed-heap.js';
 
 interface Node {
   key: number;

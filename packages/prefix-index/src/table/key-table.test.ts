@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyTable, EndpointSlots } from '@switchyard/prefix-index';
+import { EndpointSlots } from './endpoint-slots.js';
+import { KeyTable } from './key-table.js';
 
 describe('KeyTable', () => {
   it('behaves like a Map under random set/delete (property)', () => {

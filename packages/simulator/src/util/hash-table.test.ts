@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BlockHashTable } from '@switchyard/simulator';
+import { BlockHashTable } from './hash-table.js';
 
 describe('BlockHashTable (property)', () => {
   it('behaves like a Map under any sequence of set/delete/get, across growth', () => {
