@@ -33,9 +33,6 @@ const GOLDEN: Record<string, string> = {
   'cache-greedy/3': '4e9ae0c5219f5fdf',
   'switchyard/3': '2265f63e4cf48b3f',
   'precise/restart-loss': '3e30f68f8bc7fa05',
-  // Added after the speed work (the policy landed later), taken on main when it landed.
-  'switchyard/1': '8d3e370f7cdbf6c0',
-  'switchyard/3': '2265f63e4cf48b3f',
 };
 
 /** Checks a run against its golden digest (`GOLDEN_PRINT=1` prints the digests, to update them). */
