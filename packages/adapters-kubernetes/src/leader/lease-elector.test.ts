@@ -123,4 +123,22 @@ describe('LeaseElector (client-go algorithm, llm-d timings, injected clock)', ()
     await a.elector.release();
     await b.elector.release();
   });
+
+  it('a leader whose requests hang steps down at the renew deadline, before its lease can be taken', async () => {
+    const store = new FakeStore(defaultResourceTypes());
+    const a = replica(store, 'a');
+    const b = replica(store, 'b');
+    a.elector.start();
+    await settle();
+    b.elector.start();
+    await run([a, b], 4_000);
+    expect(a.elector.isLeader).toBe(true);
+    a.client.hang = true;
+    const stepped = await run([a, b], 20_000, () => !a.elector.isLeader);
+    expect(stepped).toBeDefined();
+    expect(stepped).toBeLessThanOrEqual(10_000);
+    expect(b.elector.isLeader).toBe(false);
+    await run([a, b], 10_000, () => b.elector.isLeader);
+    expect([a.elector.isLeader, b.elector.isLeader]).toEqual([false, true]);
+  });
 });

@@ -68,6 +68,7 @@ export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
   #leader = false;
   #running = false;
   #timer: TimerHandle | undefined;
+  #deadline: TimerHandle | undefined;
   #observed: { key: string; at: number } | undefined;
   #lastRenew = 0;
   #busy: Promise<void> | undefined;
@@ -126,6 +127,7 @@ export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
     try {
       if (await this.#tryAcquireOrRenew()) {
         this.#lastRenew = this.#clock.now();
+        this.#armDeadline();
         this.#setLeader(true);
         return;
       }
@@ -170,6 +172,20 @@ export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
     }
   }
 
+  /**
+   * Steps down when no renewal succeeds within the renew deadline, even while a request hangs
+   * (client-go bounds the renew loop by the deadline the same way): otherwise a leader stuck on
+   * an unanswered request would keep serving after a standby took the expired Lease.
+   */
+  #armDeadline(): void {
+    if (this.#deadline !== undefined) this.#clock.clearTimeout(this.#deadline);
+    this.#deadline = this.#clock.setTimeout(() => {
+      this.#deadline = undefined;
+      this.#o.log?.(`kubernetes: Lease ${this.#o.name}: no renewal for ${String(this.#renewDeadlineMs)} ms`);
+      this.#setLeader(false);
+    }, this.#renewDeadlineMs);
+  }
+
   async #get(): Promise<LeaseObject | undefined> {
     try {
       return await this.#o.client.request<LeaseObject>('GET', this.#path(this.#o.name));
@@ -185,6 +201,10 @@ export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
   }
 
   #setLeader(leader: boolean): void {
+    if (!leader && this.#deadline !== undefined) {
+      this.#clock.clearTimeout(this.#deadline);
+      this.#deadline = undefined;
+    }
     if (leader === this.#leader) return;
     this.#leader = leader;
     this.#o.metrics?.leader.set({ lease: this.#o.name }, leader ? 1 : 0);

@@ -6,6 +6,8 @@ import { ApiError, type FakeStore, type Obj } from './fake-api/store.js';
 export interface StoreClient extends KubeClient {
   /** While true every request fails as if the API server were unreachable. */
   down: boolean;
+  /** While true every request hangs (never answered), as on a half-open connection. */
+  hang: boolean;
 }
 
 /** `/api/v1/...` or `/apis/<g>/<v>/namespaces/<ns>/<plural>[/<name>]` → store key, namespace, name. */
@@ -20,10 +22,11 @@ function parse(path: string): { resource: string; namespace: string; name: strin
 export function storeClient(store: FakeStore): StoreClient {
   const client: StoreClient = {
     down: false,
+    hang: false,
     server: 'store://',
     contextNamespace: undefined,
-    // eslint-disable-next-line @typescript-eslint/require-await -- the KubeClient contract is async
     async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+      if (client.hang) return new Promise<T>(() => undefined);
       if (client.down) throw new KubeApiError(0, undefined, `${method} ${path}: connect ECONNREFUSED`);
       const { resource, namespace, name } = parse(path);
       try {
