@@ -15,7 +15,7 @@ import type { PluginRegistry } from '../registry/plugin-registry.js';
 import type { InferenceRequest } from '../request/types.js';
 import type { SaturationDetector } from '../saturation/types.js';
 import { Attributes } from '../scheduling/attributes.js';
-import type { CycleContext, DataProducer, Plugin } from '../scheduling/plugins.js';
+import type { CycleContext, DataProducer, Plugin, SchedulingResult } from '../scheduling/plugins.js';
 import { applyStaleness, validateStaleness, type StalenessSettings } from '../model-metrics/staleness.js';
 import { LazyProfileResult } from '../scheduling/profile-result.js';
 import { Scheduler, type SchedulerConfig } from '../scheduling/scheduler.js';
@@ -125,7 +125,7 @@ export class EndpointPicker implements RequestScheduler {
   readonly #staleGauge: { set(v: number): void } | undefined;
   readonly #classifyDeps: ClassifyDeps;
   readonly #onHookError: EndpointPickerOptions['onHookError'];
-  readonly #disagg: { decisionType(r: unknown): string } | undefined;
+  readonly #decisionType: ((result: SchedulingResult) => string) | undefined;
   readonly #unsubscribe: (() => void) | undefined;
   readonly #shared: DecisionShared;
   /** The cycle context of untraced requests, shared: it holds nothing request-specific. */
@@ -151,8 +151,7 @@ export class EndpointPicker implements RequestScheduler {
     this.#untracedCycle = { clock: this.#clock, random: this.#random, trace: undefined };
     this.#shared = new DecisionShared(this.pool, this.#clock, this.scheduler.lifecycle, this.metrics, this.#onHookError);
     this.admission = options.admission ?? createLegacyAdmissionController({ pool: this.pool, detector: options.saturationDetector, clock: this.#clock });
-    const handler = config.profileHandler as Partial<{ decisionType(r: unknown): string }>;
-    this.#disagg = typeof handler.decisionType === 'function' ? (handler as { decisionType(r: unknown): string }) : undefined;
+    this.#decisionType = config.profileHandler.decisionType?.bind(config.profileHandler);
     if (options.metrics !== undefined) {
       const gauge = options.metrics.readyEndpoints;
       const ready: { set(v: number): void } = options.poolName === undefined ? gauge : gauge.labels(options.poolName);
@@ -241,7 +240,7 @@ export class EndpointPicker implements RequestScheduler {
       // fallbacks are for forwarders that retry (the HTTP gateway reads `targets`).
       headers[DESTINATION_HEADER] = destination(picked);
       const targets = primaryResult instanceof LazyProfileResult ? primaryResult.withFallbacks(this.#fallbacks) : picked;
-      if (this.#disagg !== undefined) metrics?.disaggDecisionTotal.labels(this.#disagg.decisionType(result)).inc();
+      if (this.#decisionType !== undefined) metrics?.disaggDecisionTotal.labels(this.#decisionType(result)).inc();
 
       const body = sreq.targetModel !== request.model && request.body !== undefined ? encoder.encode(JSON.stringify({ ...request.body, model: sreq.targetModel })) : request.rawBody;
       const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);

@@ -245,6 +245,12 @@ export interface ProfileHandler extends Plugin {
    * `Error` whose message names the problem (the loader adds the config path).
    */
   validate?(profiles: ReadonlyMap<string, SchedulingProfile>): void;
+  /**
+   * Optional: classifies a cycle's result for the `llm_d_epp_disagg_decision_total` metric
+   * (which stages produced a target, e.g. `decode-only`, `prefill-decode`). The picker counts a
+   * label per decision only for handlers that implement it.
+   */
+  decisionType?(result: SchedulingResult): string;
 }
 
 /**
