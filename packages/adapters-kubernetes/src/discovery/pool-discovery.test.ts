@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '@switchyard/core/testing';
 import { EndpointPool, type EndpointMetrics } from '@switchyard/core';
 import { createKubeClient, EndpointJoiner, KubernetesMetrics, PoolDiscovery, type EndpointProbe, type PoolSource } from '../index.js';
 import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
@@ -6,10 +7,9 @@ import { PODS, POOLS, podObject, poolObject, setReady } from '../test-support/ob
 
 const metrics: EndpointMetrics = { waitingQueueSize: 0, runningRequestsSize: 0, kvCacheUsagePercent: 0, activeModels: [], waitingModels: [], maxActiveModels: 0, cacheBlockSize: 16, cacheNumBlocks: 100, updatedAt: 0 };
 
-/** Resolves once `check` holds, re-checking on every pool change (watch events arrive asynchronously). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`never happened: ${what}`);
+/** The core test kit's `waitFor`: re-checked every event-loop turn, no fixed sleeps. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  await waitFor(check, { what });
 }
 
 describe('PoolDiscovery against the fake API server with client-node informers', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@switchyard/core/testing';
 import { rm } from 'node:fs/promises';
 import { runEppCli, ServingStatus, type RunningEpp } from '@switchyard/envoy';
 import { EnvoyEmulator } from '../../../adapters-envoy/src/test-support/envoy-client.js';
@@ -10,12 +11,9 @@ import { CONFIGMAPS, OBJECTIVES, PODS, POOLS, modelMappingObject, podObject, poo
 
 const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
 
+/** The core test kit's `waitFor`: re-checked every event-loop turn, no fixed sleeps. */
 async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
+  await waitFor(check, { what });
 }
 
 describe('switchyard-epp --pool-name follows an InferencePool on the fake API server', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@switchyard/core/testing';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { rm } from 'node:fs/promises';
@@ -9,9 +10,9 @@ import { CONFIGMAPS, PODS, POOLS, REWRITES, modelMappingObject, podObject, poolO
 
 const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`never happened: ${what}`);
+/** The core test kit's `waitFor`: re-checked every event-loop turn, no fixed sleeps. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  await waitFor(check, { what });
 }
 
 describe('switchyard-gateway --pool-name follows an InferencePool on the fake API server', () => {

@@ -2,16 +2,14 @@ import OpenAI from 'openai';
 import { Packr } from 'msgpackr';
 import { Dealer, Subscriber } from 'zeromq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@switchyard/core/testing';
 import { ModelServer, renderChatTemplate, tokenizeText, type ModelServerAddress } from '@switchyard/simulator';
 
 const unpackr = new Packr({ useRecords: false, mapsAsObjects: true, int64AsType: 'bigint' });
 
-async function waitFor(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (cond()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** The core test kit's `waitFor`: re-checked every event-loop turn, no fixed sleeps. */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  await waitFor(check, { what });
 }
 
 describe('ModelServer (live HTTP + ZMQ)', () => {
@@ -130,13 +128,13 @@ describe('ModelServer (live HTTP + ZMQ)', () => {
       // The client reports the abort either by ending the iteration or by throwing.
     }
     expect(seen).toBeLessThan(5000);
-    await waitFor(() => server.engine.liveRequests().length === 0, 'abort');
+    await until(() => server.engine.liveRequests().length === 0, 'abort');
     expect(server.engine.blocks.numUsed).toBe(0);
     expect(server.engine.stats.finishedAbort).toBeGreaterThanOrEqual(1);
   });
 
   it('publishes KV events on ZMQ and replays them', async () => {
-    await waitFor(() => frames.length > 0, 'kv events');
+    await until(() => frames.length > 0, 'kv events');
     const [topic, seq, payload] = frames[0]!;
     expect(topic?.toString()).toBe('kv@pod-a@sim-tiny');
     expect(seq?.length).toBe(8);
