@@ -19,6 +19,8 @@ report.json (in the same directory).
   --policies a,b,c      round-robin, random, least-queue, default, precise, cache-greedy, switchyard, or EndpointPickerConfig paths
   --pods N              pods (default 8)
   --gateways N          gateway replicas, each with its own picker, index, in-flight counts, queues (default 1)
+  --shared-state-ms MS  the replicas share in-flight load, routing history and sessions (an in-memory
+                        stand-in for Redis) syncing every MS virtual ms (default: not shared)
   --rate R              arrivals per second (default ≈70% of the fleet's estimated capacity)
   --target-load F       offered load as a fraction of the capacity measured at the TTFT SLO (overrides --rate/--speedup)
   --slo-ttft MS         TTFT SLO for goodput and --target-load (default 2000)
@@ -90,6 +92,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
       'scrape-interval': { type: 'string' },
       'kv-delay': { type: 'string' },
       gateways: { type: 'string' },
+      'shared-state-ms': { type: 'string' },
       'target-load': { type: 'string' },
       'slo-ttft': { type: 'string' },
       seeds: { type: 'string' },
@@ -122,6 +125,7 @@ export async function runCompare(argv: readonly string[], io: CliIo): Promise<nu
     ...(values.scale === undefined ? {} : { scale: numberFlag(values, 'scale', 1) }),
     ...(values.speedup === undefined ? {} : { speedup: numberFlag(values, 'speedup', 1) }),
     gateways: intFlag(values, 'gateways', 1, 1),
+    ...(values['shared-state-ms'] === undefined ? {} : { sharedStateSyncMs: intFlag(values, 'shared-state-ms', 200, 1) }),
     seeds: intFlag(values, 'seeds', 1, 1),
     sloTtftMs: numberFlag(values, 'slo-ttft', 2000),
     ...(values['target-load'] === undefined ? {} : { targetLoad: numberFlag(values, 'target-load', 1) }),

@@ -26,6 +26,8 @@ export interface CompareOptions {
   readonly pods?: number;
   /** Gateway replicas, each with its own policy instance (default 1). */
   readonly gateways?: number;
+  /** Replicas share state through an in-memory stand-in for Redis, syncing every this many ms. */
+  readonly sharedStateSyncMs?: number;
   /** Arrival rate (preset default ≈70% of capacity). */
   readonly rate?: number;
   /**
@@ -102,6 +104,7 @@ export async function comparePolicies(o: CompareOptions): Promise<{ report: Comp
   const scrapeIntervalMs = o.scrapeIntervalMs ?? 50;
   const kvEventDelayMs = o.kvEventDelayMs ?? 10;
   const fleet = (s: number): VirtualFleetOptions => ({
+    ...(o.sharedStateSyncMs === undefined ? {} : { sharedStateSyncMs: o.sharedStateSyncMs }),
     pods, gateways, seed: s, profile: preset.profile, overrides: preset.overrides, scrapeIntervalMs, kvEventDelayMs,
     ...(o.signals === undefined ? {} : { signals: o.signals }),
     ...(o.membership === undefined ? {} : { membership: o.membership }),

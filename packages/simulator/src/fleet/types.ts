@@ -1,4 +1,4 @@
-import type { Clock, EndpointPool, RequestScheduler } from '@switchyard/core';
+import type { Clock, EndpointPool, RequestScheduler, SharedState } from '@switchyard/core';
 import type { EngineModel } from '../engine/engine.js';
 import type { EngineProfile } from '../engine/types.js';
 import type { EngineConfigInput } from '../engine/config.js';
@@ -36,6 +36,8 @@ export interface PolicyContext {
   readonly replica: number;
   /** Number of gateway replicas in the run. */
   readonly replicas: number;
+  /** State shared with the other replicas (`sharedStateSyncMs`), its pool already attached. */
+  readonly sharedState?: SharedState | undefined;
 }
 
 /**
@@ -105,6 +107,11 @@ export interface VirtualFleetOptions {
   readonly kvEventDelayMs?: number;
   /** Gateway replicas, each with its own policy instance (default 1). */
   readonly gateways?: number;
+  /**
+   * Replicas share state (in-flight load, routing history, session bindings) through an
+   * in-memory hub standing in for Redis, syncing every this many virtual ms. Default: not shared.
+   */
+  readonly sharedStateSyncMs?: number;
   /** Scrape jitter, KV-event delay distribution and loss (defaults: {@link DEFAULT_SIGNAL_TIMING}). */
   readonly signals?: Partial<SignalTiming>;
   /** Gateway CPU per request charged to simulated time (default {@link DEFAULT_GATEWAY_CPU}; false = free). */

@@ -1,4 +1,4 @@
-import { ManualClock, isSwitchyardError, type Decision } from '@switchyard/core';
+import { InMemoryStateHub, ManualClock, ReplicaSync, isSwitchyardError, type Decision } from '@switchyard/core';
 import { EngineModel } from '../engine/engine.js';
 import { resolveEngineConfig } from '../engine/config.js';
 import { getProfile } from '../engine/profiles.js';
@@ -72,6 +72,18 @@ class VirtualFleetRun {
     };
   }
 
+  /** One ReplicaSync per replica over one in-memory hub (Redis's stand-in), pools attached; none unless asked. */
+  #sharedState(): ReplicaSync[] {
+    const ms = this.#o.sharedStateSyncMs;
+    if (ms === undefined) return [];
+    const hub = new InMemoryStateHub();
+    return this.#replicas.map((r) => {
+      const sync = new ReplicaSync({ transport: hub.transport(`gw-${r.index}`), replicaId: `gw-${r.index}`, clock: this.#clock, syncIntervalMs: ms });
+      sync.attachPool(r.pool);
+      return sync;
+    });
+  }
+
   async run(factory: PolicyFactory): Promise<PolicyRun> {
     const wallStart = performance.now();
     const pods = this.#o.pods ?? 8;
@@ -82,6 +94,7 @@ class VirtualFleetRun {
       this.#replicas.push(new GatewayReplica(g, this.#clock, root.fork(`signals-${g}`), this.#timing, this.#o.metricsVia ?? 'snapshot'));
     }
     for (let i = 0; i < pods; i++) this.#join(i);
+    const syncs = this.#sharedState();
     for (const replica of this.#replicas) {
       // Replica 0 keeps the single-gateway stream, so one-replica runs are unchanged by the seam.
       const rng = replica.index === 0 ? root.fork('policy') : root.fork(`policy-${replica.index}`);
@@ -94,8 +107,10 @@ class VirtualFleetRun {
         modelName: this.#modelName,
         replica: replica.index,
         replicas: gateways,
+        sharedState: syncs[replica.index],
       });
     }
+    for (const s of syncs) s.start();
     const items = this.#workload.items;
     const index = new Map(items.map((it, i) => [it.id, i]));
     let lastArrival = 0;
@@ -121,6 +136,7 @@ class VirtualFleetRun {
       }
     }
     for (const r of this.#replicas) await r.policy?.close?.();
+    for (const s of syncs) await s.close();
     for (const e of this.#engines) e.close();
     const totals = { prefixQueries: 0, prefixHits: 0, preemptions: 0 };
     for (const e of this.#engines) {

@@ -90,7 +90,7 @@ export function pickerPolicy(name: string, description: string, ctx: PolicyConte
 
 /** A policy from an EndpointPickerConfig document, assembled by core's `createPickerFromConfig` with the simulator's packs. */
 function documentPolicy(name: string, description: string, ctx: PolicyContext, document: string | object): SimPolicy {
-  const { picker, config } = createPickerFromConfig({ config: document, pool: ctx.pool, clock: ctx.clock, random: ctx.random, objectives: priorityObjectives, packs: simulatorPacks() });
+  const { picker, config } = createPickerFromConfig({ config: document, pool: ctx.pool, clock: ctx.clock, random: ctx.random, objectives: priorityObjectives, packs: simulatorPacks(), sharedState: ctx.sharedState });
   return policyOf(name, description, picker, config);
 }
 
