@@ -4,7 +4,6 @@
  */
 export const KNOWN_MISSING_TYPES: readonly string[] = [
   'agent-identity',
-  'burst-prefix-cache-producer',
   'destination-endpoint-served-verifier',
   'disaggregatedset-rollout-screener',
   'endpoint-attribute-filter',
@@ -15,8 +14,6 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
   'header-profile-handler',
   'k8s-notification-source',
   'latency-slo-admitter',
-  'mm-embeddings-cache-producer',
-  'mm-embeddings-cache-scorer',
   'models-data-extractor',
   'models-data-source',
   'multicluster-approx-prefix-cache-producer',
@@ -28,7 +25,6 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
   'multicluster-queue-scorer',
   'multicluster-session-affinity-filter',
   'p2p-source-producer',
-  'precise-prefix-cache-scorer',
   'priority-then-time-eviction-order-policy',
   'request-attribute-reporter',
   'sglanghttp-parser',

@@ -3,6 +3,8 @@ import { requestParserPlugins } from '../request/parser-plugins.js';
 import { coreMetricsExtractorPlugin, modelServerProtocolMetricsPlugin } from './data-layer/core-metrics-extractor.js';
 import { dcgmDataSourcePlugin } from './data-layer/dcgm-data-source.js';
 import { dcgmExtractorPlugin } from './data-layer/dcgm-extractor.js';
+import { mmEmbeddingsCacheProducerPlugin } from './producers/mm-embeddings-cache-producer.js';
+import { mmEmbeddingsCacheScorerPlugin } from './scorers/mm-embeddings-cache-scorer.js';
 import { probabilisticAdmitterPlugin } from './admitters/probabilistic-admitter.js';
 import { topologyExtractorPlugin } from './data-layer/topology-extractor.js';
 import { endpointNotificationSourcePlugin } from './data-layer/endpoint-notification-source.js';
@@ -94,5 +96,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   dcgmExtractorPlugin,
   topologyExtractorPlugin,
   probabilisticAdmitterPlugin,
+  mmEmbeddingsCacheProducerPlugin,
+  mmEmbeddingsCacheScorerPlugin,
   ...requestParserPlugins,
 ];

@@ -7,9 +7,11 @@ import type { ZmqModule } from '../subscriber/zmq-types.js';
 import type { Tokenizer } from '../tokenizer/types.js';
 import { affinityFilterDefinition } from './affinity-filter.js';
 import { approximateProducerDefinition } from './approximate-producer.js';
+import { burstProducerDefinition } from './burst-producer.js';
 import type { PrefixPluginEnv } from './env.js';
 import { noHitLruScorerDefinition } from './no-hit-lru-scorer.js';
 import { preciseProducerDefinition } from './precise-producer.js';
+import { preciseScorerDefinition } from './precise-scorer.js';
 import { prefixCacheScorerDefinition } from './prefix-cache-scorer.js';
 import { legacyTokenizerDefinition, tokenProducerDefinition } from './token-producer.js';
 
@@ -34,7 +36,8 @@ export interface PrefixIndexPluginOptions {
 
 /**
  * The package as a plugin pack: `token-producer`, `approx-prefix-cache-producer`,
- * `precise-prefix-cache-producer`, `prefix-cache-scorer`, `no-hit-lru-scorer` and
+ * `burst-prefix-cache-producer`, `precise-prefix-cache-producer`, `precise-prefix-cache-scorer`
+ * (llm-d's all-in-one legacy), `prefix-cache-scorer`, `no-hit-lru-scorer` and
  * `prefix-cache-affinity-filter`, sharing one hasher, metrics and logger. `prefix-based-pd-decider`
  * is core's (it only reads the match info these producers write), so the pack adds nothing
  * `createDefaultRegistry()` already has. With `prefix-cache-scorer` registered, llm-d's default
@@ -60,7 +63,9 @@ export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginP
       tokenProducerDefinition(env),
       legacyTokenizerDefinition(env),
       approximateProducerDefinition(env),
+      burstProducerDefinition(env),
       preciseProducerDefinition(env),
+      preciseScorerDefinition(env),
       prefixCacheScorerDefinition(env),
       noHitLruScorerDefinition,
       affinityFilterDefinition,

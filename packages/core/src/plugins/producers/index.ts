@@ -4,3 +4,5 @@ export { predictedLatencyProducerPlugin, createPredictedLatencyProducer } from '
 export type { PredictedLatencyProducerOptions } from './predicted-latency-producer.js';
 export { createEwmaLatencyPredictor } from './latency-predictor.js';
 export type { LatencyPredictor, LatencySample, EwmaLatencyPredictorOptions } from './latency-predictor.js';
+export { mmEmbeddingsCacheProducerPlugin, mmEmbeddingsCacheProducerParameters, encoderCacheAttribute, multimodalItems, MM_EMBEDDINGS_CACHE_PRODUCER } from './mm-embeddings-cache-producer.js';
+export type { EncoderCacheMatch } from './mm-embeddings-cache-producer.js';

@@ -15,3 +15,4 @@ export { estimatedTtftScorerPlugin, createEstimatedTtftScorer, estimatedTtftScor
 export type { EstimatedTtftScorer, EstimatedTtftScorerParams, TtftEstimateDetail } from './estimated-ttft-scorer.js';
 export { estimateTtftMs, kvTokensOf } from './ttft-estimate.js';
 export type { TtftModel, TtftInputs } from './ttft-estimate.js';
+export { mmEmbeddingsCacheScorerPlugin } from './mm-embeddings-cache-scorer.js';
