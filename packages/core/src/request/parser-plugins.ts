@@ -32,10 +32,11 @@ class ParserInstance implements Plugin, RequestParser {
  * `requestHandler.parsers`, as llm-d's do.
  * @public
  */
-export function requestParserPlugin(parser: RequestParser, description: string): PluginDefinition<Record<string, never>> {
+export function requestParserPlugin(parser: RequestParser, description: string, notActedOn?: Readonly<Record<string, string>>): PluginDefinition<Record<string, never>> {
   return definePlugin({
     type: parser.type,
     description,
+    ...(notActedOn === undefined ? {} : { notActedOn }),
     parameters: z.strictObject({}),
     create: (_p, ctx): ParserInstance => new ParserInstance(parser, ctx.name),
   });
@@ -56,7 +57,11 @@ export function isRequestParser(plugin: Plugin): plugin is Plugin & RequestParse
  * @public
  */
 export const requestParserPlugins: readonly PluginDefinition<Record<string, never>>[] = [
-  requestParserPlugin(openAIParser, 'OpenAI API bodies (completions, chat completions and the other OpenAI routes).'),
+  // llm-d-router's integration-test configs set `propagatePriority` (a parameter of an older
+  // openai-parser): priority comes from InferenceObjectives here, so it loads and does nothing.
+  requestParserPlugin(openAIParser, 'OpenAI API bodies (completions, chat completions and the other OpenAI routes).', {
+    propagatePriority: 'priority comes from the InferenceObjective named by x-llm-d-inference-objective, not from the parser',
+  }),
   requestParserPlugin(anthropicParser, 'Anthropic Messages bodies.'),
   requestParserPlugin(vllmHttpParser, "vLLM's HTTP server: the OpenAI routes plus inference/v1/generate (token ids)."),
   requestParserPlugin(passthroughParser, 'Fallback: any body, read for model and stream only.'),

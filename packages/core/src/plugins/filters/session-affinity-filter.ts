@@ -17,7 +17,12 @@ export const sessionAffinityFilterPlugin = definePlugin({
     strategy: sessionStrategySchema.default('encoded_endpoint_header'),
     /** The header carrying the session token (`encoded_endpoint_header` strategy). */
     encodedEndpointHeaderConfig: encodedEndpointHeaderConfigSchema,
-  }),
+    /**
+     * The same header under the flat name llm-d-router's perf configs use
+     * (`test/perf/config/router-configs/session-affinity-filter.yaml`); wins when both are set.
+     */
+    headerName: z.string().optional(),
+  }).transform((p) => (p.headerName === undefined || p.headerName.trim() === '' ? p : { ...p, encodedEndpointHeaderConfig: { header: p.headerName.trim().toLowerCase() } })),
   create: (p, ctx): Filter => ({
     type: 'session-affinity-filter',
     name: ctx.name,

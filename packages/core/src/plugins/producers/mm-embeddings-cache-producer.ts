@@ -53,8 +53,17 @@ export function multimodalItems(body: Readonly<Record<string, unknown>> | undefi
   return [...items];
 }
 
-/** Parameters of `mm-embeddings-cache-producer` (llm-d's name and default; ≤ 0 means the default). @public */
-export const mmEmbeddingsCacheProducerParameters = z.strictObject({ cacheSizeInMBPerServer: z.number().int().default(4096) }).prefault({});
+/**
+ * Parameters of `mm-embeddings-cache-producer` (llm-d's name and default; ≤ 0 means the
+ * default). `cacheSizeInMB` is the name llm-d-router's own sample config uses for the same
+ * setting (`deploy/config/epp-mm-embeddings-cache-config.yaml`), accepted as an alias.
+ * @public
+ */
+export const mmEmbeddingsCacheProducerParameters = z
+  .strictObject({ cacheSizeInMBPerServer: z.number().int().optional(), cacheSizeInMB: z.number().int().optional() })
+  .refine((p) => p.cacheSizeInMBPerServer === undefined || p.cacheSizeInMB === undefined, { error: 'give cacheSizeInMBPerServer or cacheSizeInMB (the same setting), not both', path: ['cacheSizeInMB'] })
+  .transform((p) => ({ cacheSizeInMBPerServer: p.cacheSizeInMBPerServer ?? p.cacheSizeInMB ?? 4096 }))
+  .prefault({});
 
 const itemsKey = attributeKey<readonly string[]>('mm-embeddings-items');
 
