@@ -105,8 +105,8 @@ describe('fast metrics', () => {
     a.add({ id: 'a2', address: '10.0.0.2:8000' });
     a.add({ id: 'a3', address: '10.0.0.3:8000' });
     const text = await metrics.registry.metrics();
-    expect(text).toContain('llm_d_epp_ready_endpoints{inference_pool="pool-a"} 3\n');
-    expect(text).toContain('llm_d_epp_ready_endpoints{inference_pool="pool-b"} 2\n');
+    expect(text).toContain('llm_d_epp_ready_endpoints{name="pool-a"} 3\n');
+    expect(text).toContain('llm_d_epp_ready_endpoints{name="pool-b"} 2\n');
     await pa.close();
     await pb.close();
   });

@@ -42,7 +42,7 @@ const PLUGIN_BUCKETS = [0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001
  * errors, end-to-end request duration, running requests, input/output tokens, scheduler
  * end-to-end duration, per-plugin durations, ready endpoints and disaggregation decisions. Pass
  * one to `new EndpointPicker({ metrics })` (one instance may serve several pickers: give each
- * its `poolName` so `ready_endpoints` carries an `inference_pool` label); expose
+ * its `poolName` so `ready_endpoints` carries llm-d's `name` label); expose
  * `metrics.registry` (or merge it into yours). The metrics are {@link FastCounter}-style: a
  * request resolves its series with one Map lookup ({@link SchedulerMetrics.requestSeries}) and
  * records with field updates, instead of prom-client's per-call label hashing.
@@ -69,9 +69,9 @@ export class SchedulerMetrics {
   readonly pluginDuration: FastHistogram<'extension_point' | 'plugin_type' | 'plugin_name'>;
   /**
    * `ready_endpoints`: endpoints in the pool; unlabelled for a picker without `poolName`, else
-   * one series per `inference_pool`.
+   * one series per pool, labelled `name` as in llm-d.
    */
-  readonly readyEndpoints: FastGauge<'inference_pool'>;
+  readonly readyEndpoints: FastGauge<'name'>;
   /** `disagg_decision_total`: which stages disaggregated decisions used. */
   readonly disaggDecisionTotal: FastCounter<'decision_type'>;
   /**
@@ -107,7 +107,7 @@ export class SchedulerMetrics {
       registers,
       maxSeries,
     });
-    this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['inference_pool'], registers, maxSeries });
+    this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['name'], registers, maxSeries });
     this.staleEndpoints = new FastGauge({ name: `${p}flow_control_stale_endpoints`, help: 'Candidates of the latest pick whose metrics were missing or older than the staleness threshold.', labelNames: ['detector'], registers, maxSeries });
     this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers, maxSeries });
     const pluginDuration = this.pluginDuration;

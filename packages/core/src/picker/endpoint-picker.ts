@@ -74,7 +74,7 @@ export interface EndpointPickerOptions {
   readonly metrics?: SchedulerMetrics | undefined;
   /**
    * Name of the pool, for metrics shared by several pickers: `ready_endpoints` is then reported
-   * with `inference_pool="<poolName>"` (unlabelled when omitted).
+   * with `name="<poolName>"`, llm-d's label (unlabelled when omitted).
    */
   readonly poolName?: string | undefined;
   /** Called when a data producer throws (the request continues without its attributes). */

@@ -37,7 +37,7 @@ describe('in-flight eviction', () => {
     expect(urgent.grant?.revoked).toBeUndefined();
     c.grant?.release({ kind: 'cancelled' });
     expect(await counter(fc, 'llm_d_epp_flow_control_revocations_issued_total')).toEqual({ '-20': 1, '-10': 1 });
-    expect(await counter(fc, 'llm_d_epp_flow_control_revocations_total')).toEqual({ '-20/reclaimed': 1, '-10/reclaimed': 1 });
+    expect(await counter(fc, 'llm_d_epp_flow_control_revocations_total')).toEqual({ '-20/confirmed': 1, '-10/confirmed': 1 });
   });
 
   it('counts revocations whose capacity never came back, then revokes more', async () => {

@@ -136,7 +136,7 @@ export function createEvictor(config: FlowControlConfig, clock: Clock, metrics: 
       metrics?.revocationIssued(item.flow.priority);
       events.emit('revoked', item);
     },
-    reclaimed: (item) => metrics?.revocationFinished(item.flow.priority, 'reclaimed'),
+    reclaimed: (item) => metrics?.revocationFinished(item.flow.priority, 'confirmed'),
     timedOut: (item) => {
       metrics?.revocationFinished(item.flow.priority, 'timed_out');
       events.emit('revocationTimedOut', item);

@@ -141,7 +141,7 @@ export class FlowControlMetrics {
     });
     this.#revocations = new Counter({
       name: `${P}revocations_total`,
-      help: 'Finished revocations: reclaimed (slot released in time) or timed_out (capacity never came back).',
+      help: 'Finished revocations: confirmed (the evicted request released its slot in time) or timed_out (capacity never came back).',
       labelNames: ['priority', 'outcome'],
       registers,
     });
@@ -237,7 +237,7 @@ export class FlowControlMetrics {
   }
 
   /** Records how a revocation ended. */
-  revocationFinished(priority: number, outcome: 'reclaimed' | 'timed_out'): void {
+  revocationFinished(priority: number, outcome: 'confirmed' | 'timed_out'): void {
     this.#revocations.inc({ priority: String(priority), outcome });
   }
 }
