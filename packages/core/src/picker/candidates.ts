@@ -2,21 +2,25 @@ import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint } from '../endpoints/types.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 
-/** Host part of an `ip:port` hint entry (IPv6 in brackets), or the entry itself. */
-function hostOf(entry: string): string {
+/** Host and optional port of a hint entry: `ip:port`, `[v6]:port`, bare `ip`, `[v6]` or bare v6. */
+function parseEntry(entry: string): { host: string; port: number | undefined } {
   const s = entry.trim();
   if (s.startsWith('[')) {
     const end = s.indexOf(']');
-    return end < 0 ? s : s.slice(1, end);
+    if (end < 0) return { host: s, port: undefined };
+    const rest = s.slice(end + 1);
+    return { host: s.slice(1, end), port: rest.startsWith(':') ? Number(rest.slice(1)) : undefined };
   }
   const colon = s.lastIndexOf(':');
   // A bare IPv6 address has several colons and no port.
-  return colon < 0 || s.indexOf(':') !== colon ? s : s.slice(0, colon);
+  if (colon < 0 || s.indexOf(':') !== colon) return { host: s, port: undefined };
+  return { host: s.slice(0, colon), port: Number(s.slice(colon + 1)) };
 }
 
 /**
  * The endpoints a request may go to: every pool member, restricted by the subset hint when one
- * is given. Hints match by IP only (the port is ignored), like llm-d.
+ * is given. An `ip:port` entry matches that endpoint exactly; a bare `ip` allows every port of
+ * that host (several ranks of one pod), as GAIE's EPP matches subset hints.
  * @throws SwitchyardError `REJECTED_NO_ENDPOINTS` (503) when the pool is empty, the hint is
  * empty, or no member matches the hint
  * @internal
@@ -28,8 +32,14 @@ export function selectCandidates(pool: EndpointPool, hint: readonly string[] | u
     return all;
   }
   if (hint.length === 0) throw new SwitchyardError('REJECTED_NO_ENDPOINTS', 'the subset hint lists no endpoint');
-  const ips = new Set(hint.map(hostOf));
-  const out = all.filter((e) => ips.has(e.ip));
+  const anyPort = new Set<string>();
+  const exact = new Set<string>();
+  for (const entry of hint) {
+    const { host, port } = parseEntry(entry);
+    if (port === undefined) anyPort.add(host);
+    else exact.add(`${host}|${port}`);
+  }
+  const out = all.filter((e) => anyPort.has(e.ip) || exact.has(`${e.ip}|${e.port}`));
   if (out.length === 0) {
     throw new SwitchyardError('REJECTED_NO_ENDPOINTS', `no ready endpoint matches the subset hint (${hint.slice(0, 4).join(', ')}${hint.length > 4 ? ', …' : ''})`);
   }

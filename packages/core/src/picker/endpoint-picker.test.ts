@@ -150,11 +150,35 @@ describe('EndpointPicker', () => {
   });
 
   describe('candidates', () => {
-    it('restricts candidates to the subset hint, matching by IP only', async () => {
+    it('restricts candidates to the subset hint: ip:port exactly, a bare ip with every port', async () => {
       const picker = new EndpointPicker({ pool: fleet(3) });
-      const d = await picker.pick(chat(), { subsetHint: ['10.0.0.3:9999'] });
+      const d = await picker.pick(chat(), { subsetHint: ['10.0.0.3:8000'] });
       expect(d.primary.id).toBe('e2');
       d.complete({ kind: 'success' });
+      const bare = await picker.pick(chat(), { subsetHint: ['10.0.0.2'] });
+      expect(bare.primary.id).toBe('e1');
+      bare.complete({ kind: 'success' });
+      const otherPort = await rejection(picker.pick(chat(), { subsetHint: ['10.0.0.3:9999'] }));
+      expect(otherPort.reason).toBe('rejected-no-endpoints');
+    });
+    it('tells apart the ranks of one pod by port', async () => {
+      const pool = new EndpointPool();
+      pool.add({ id: 'rank-0', address: '10.0.0.9:8000' });
+      pool.add({ id: 'rank-1', address: '10.0.0.9:8001' });
+      pool.add({ id: 'v6', address: '[fd00::1]:8000' });
+      const picker = new EndpointPicker({ pool, staleness: { policy: 'ignore' } });
+      const one = await picker.pick(chat(), { subsetHint: ['10.0.0.9:8001'] });
+      expect(one.primary.id).toBe('rank-1');
+      one.complete({ kind: 'success' });
+      const both = await picker.pick(chat(), { subsetHint: ['10.0.0.9'], trace: true });
+      expect(['rank-0', 'rank-1']).toContain(both.primary.id);
+      expect(both.targets?.map((e) => e.id).sort()).toEqual(['rank-0', 'rank-1']);
+      both.complete({ kind: 'success' });
+      for (const hint of ['[fd00::1]:8000', '[fd00::1]', 'fd00::1']) {
+        const v6 = await picker.pick(chat(), { subsetHint: [hint] });
+        expect(v6.primary.id).toBe('v6');
+        v6.complete({ kind: 'success' });
+      }
     });
     it('answers 503 rejected-no-endpoints for an empty hint, an unmatched hint and an empty pool', async () => {
       const picker = new EndpointPicker({ pool: fleet(2) });
