@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
+import { LLMD_FLAGS_USAGE, takeLlmdFlags, type LlmdFlags } from './llm-d-flags.js';
 import { EPP_KUBERNETES_FLAGS, EPP_KUBERNETES_USAGE, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
 import { EPP_SHARED_STATE_FLAGS, EPP_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 
@@ -51,6 +52,8 @@ export interface EppCliArgs {
   readonly redisUrl: string | undefined;
   /** Print usage and exit. */
   readonly help: boolean;
+  /** What llm-d's EPP flags asked for (`--config-text`, `--emit-endpoint-scores`, flags without effect). */
+  readonly llmd: LlmdFlags;
 }
 
 /** Usage text of the CLI. @public */
@@ -95,7 +98,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
 explain prints the decision and its full trace for one request, offline: see explain --help.
 Kubernetes discovery, instead of --endpoints (llm-d's flags; needs @switchyard/kubernetes and
 @kubernetes/client-node):
-${EPP_KUBERNETES_USAGE}${EPP_SHARED_STATE_USAGE}`;
+${EPP_KUBERNETES_USAGE}${EPP_SHARED_STATE_USAGE}
+${LLMD_FLAGS_USAGE}`;
 
 function port(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -117,10 +121,11 @@ function positive(flag: string, raw: string | undefined, min: number): number | 
  * @public
  */
 export function parseEppArgs(argv: readonly string[]): EppCliArgs {
+  const { argv: ours, llmd } = takeLlmdFlags(argv);
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
+      args: ours,
       options: {
         config: { type: 'string', short: 'c' },
         profile: { type: 'string' },
@@ -166,8 +171,10 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${logFormat}"`);
   const profile = values.profile;
   if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
+  if (llmd.configText !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--config-text and --config/--config-file: give one or the other');
   if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
   return {
+    llmd,
     config: values.config,
     profile: profile as RoutingProfileName | undefined,
     endpoints,

@@ -45,7 +45,8 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
   const kubeMetrics = kube === undefined ? undefined : new kube.k8s.KubernetesMetrics();
   const epp = await startEpp({
     ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
-    configText: args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8'),
+    configText: args.llmd.configText ?? (args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8')),
+    emitEndpointScores: args.llmd.emitEndpointScores,
     resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
     endpoints,
     host: args.host,
@@ -77,6 +78,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
       throw err;
     }
   }
+  for (const line of args.llmd.notActedOn) io.stderr(`switchyard-epp: llm-d flag accepted, not acted on: ${line}\n`);
   io.stderr(`switchyard-epp: serving ext_proc on ${args.host}:${epp.server.port}\n`);
   io.onStarted?.(epp);
   await new Promise<void>((resolve) => {

@@ -37,6 +37,8 @@ export interface EppOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Read classification headers. Default true. */
   readonly trustHeaders?: boolean | undefined;
+  /** Add the candidates' scores to the `envoy.lb` metadata (llm-d's `--emit-endpoint-scores`). Default false. */
+  readonly emitEndpointScores?: boolean | undefined;
   /** The built-ins the packs extend (default: core's). Never changed. */
   readonly registry?: PluginRegistry | undefined;
   /** Plugin packs added after prefix-index's and flow-control's (your own plugin types). */
@@ -192,6 +194,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       maxBodyBytes: options.maxBodyBytes,
       parsers: config.parsers,
       trustHeaders: options.trustHeaders,
+      emitEndpointScores: options.emitEndpointScores,
       onClose: async () => {
         await running.picker.close();
         await running.scraper?.stop();

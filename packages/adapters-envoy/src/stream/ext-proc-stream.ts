@@ -210,7 +210,8 @@ export class ExtProcStream {
     decision.revoked?.addEventListener('abort', () => { this.#onRevoked(decision); }, { once: true });
     const targets = decision.targets ?? [decision.primary, ...decision.fallbacks];
     const echo = this.#o.echoHeaders ?? true;
-    this.#send(forwardHeadersResponse({ targets, decisionHeaders: decision.headers, requestHeaders: this.#headers, bodyLength: decision.body.length, requestId: decision.request.id, echo }));
+    const scores = this.#o.emitEndpointScores === true ? primaryScores(decision) : undefined;
+    this.#send(forwardHeadersResponse({ targets, decisionHeaders: decision.headers, requestHeaders: this.#headers, bodyLength: decision.body.length, requestId: decision.request.id, echo, scores }));
     for (const reply of bodyChunkResponses('request', decision.body, !trailers, this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES)) this.#send(reply);
     if (trailers) this.#send(trailersResponse('request'));
     this.#phase = 'forwarded';
@@ -293,3 +294,9 @@ export class ExtProcStream {
 
 const EMPTY = new Uint8Array(0);
 const SHUTTING_DOWN = (): SwitchyardError => new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down');
+
+/** Total score of each candidate of the decision's primary profile, by `ip:port`. */
+function primaryScores(decision: Decision): ReadonlyMap<string, number> {
+  const scored = decision.result.profileResults.get(decision.result.primaryProfileName)?.scored ?? [];
+  return new Map(scored.map((s) => [s.endpoint.address, s.score]));
+}

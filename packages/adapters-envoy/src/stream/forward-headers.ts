@@ -1,6 +1,6 @@
-import { DESTINATION_HEADER, ENVOY_LB_NAMESPACE, REQUEST_ID_HEADER, isControlHeader, type Endpoint } from '@switchyard/core';
+import { DESTINATION_HEADER, DESTINATION_SCORES_KEY, ENVOY_LB_NAMESPACE, REQUEST_ID_HEADER, isControlHeader, type Endpoint } from '@switchyard/core';
 import { setHeader } from '../wire/headers.js';
-import type { ProcessingResponse, WireHeaderValueOption } from '../wire/messages.js';
+import type { ProcessingResponse, WireHeaderValueOption, WireStruct, WireValue } from '../wire/messages.js';
 import { headersResponse } from '../wire/responses.js';
 import { namespaceStruct } from '../wire/struct.js';
 
@@ -27,6 +27,22 @@ export interface ForwardPlan {
   readonly requestId: string | undefined;
   /** Echo the client's non-control headers. */
   readonly echo: boolean;
+  /**
+   * Total score of every candidate of the primary profile by `ip:port`, for the
+   * `x-gateway-destination-endpoint-scores` metadata key (llm-d's `--emit-endpoint-scores`);
+   * undefined leaves the key out.
+   */
+  readonly scores?: ReadonlyMap<string, number> | undefined;
+}
+
+/** `envoy.lb` metadata: the destination, and the candidates' scores when asked for. */
+function lbMetadata(destination: string, scores: ReadonlyMap<string, number> | undefined): WireStruct {
+  const base = namespaceStruct(ENVOY_LB_NAMESPACE, { [DESTINATION_HEADER]: destination });
+  if (scores === undefined) return base;
+  const byAddress: Record<string, WireValue> = {};
+  for (const [address, score] of scores) byAddress[address] = { numberValue: score };
+  const lb = base.fields?.[ENVOY_LB_NAMESPACE]?.structValue?.fields ?? {};
+  return { fields: { [ENVOY_LB_NAMESPACE]: { structValue: { fields: { ...lb, [DESTINATION_SCORES_KEY]: { structValue: { fields: byAddress } } } } } } };
 }
 
 /**
@@ -73,6 +89,6 @@ export function forwardHeadersResponse(plan: ForwardPlan): ProcessingResponse {
   return headersResponse('request', {
     mutation: remove.length > 0 ? { set_headers: setHeaders, remove_headers: remove } : { set_headers: setHeaders },
     clearRouteCache: true,
-    dynamicMetadata: namespaceStruct(ENVOY_LB_NAMESPACE, { [DESTINATION_HEADER]: destination }),
+    dynamicMetadata: lbMetadata(destination, plan.scores),
   });
 }

@@ -83,4 +83,10 @@ export interface ExtProcStreamOptions {
   readonly random?: (() => number) | undefined;
   /** Metrics and logging hooks. */
   readonly observer?: ExtProcObserver | undefined;
+  /**
+   * Add every scored candidate's total score to the `envoy.lb` metadata under
+   * `x-gateway-destination-endpoint-scores` (`{ "ip:port": score }`), as llm-d's
+   * `--emit-endpoint-scores` does. Off by default.
+   */
+  readonly emitEndpointScores?: boolean | undefined;
 }
