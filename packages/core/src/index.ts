@@ -139,7 +139,9 @@ export {
   isDcgmExtractor, DCGM_EXTRACTOR, DCGM_GPU_UTIL_METRIC, topologyExtractorPlugin,
   topologyExtractorParameters, topologyAttribute, isTopologyExtractor, TOPOLOGY_EXTRACTOR,
   probabilisticAdmitterPlugin, probabilisticAdmitterParameters, createProbabilisticAdmitter,
-  admitterSaturation, rejectionProbability, PROBABILISTIC_ADMITTER,
+  admitterSaturation, rejectionProbability, PROBABILISTIC_ADMITTER, mmEmbeddingsCacheProducerPlugin,
+  mmEmbeddingsCacheProducerParameters, encoderCacheAttribute, multimodalItems, MM_EMBEDDINGS_CACHE_PRODUCER,
+  mmEmbeddingsCacheScorerPlugin,
 } from './plugins/index.js';
 export type {
   SessionStrategy, LabelSelectorRequirement, ScoreIntoFn, LatencyScorerParameters,
@@ -149,7 +151,7 @@ export type {
   PrefixBasedPdDeciderParams, PrefixBasedPdDeciderOptions, MetricsDataSource,
   MetricsDataSourceParams, MetricsSourceSettings, CoreMetricsExtractorParams, EngineConfigParams,
   ExtractorSettings, MetricsExtractor, DcgmDataSource, DcgmExtractor, Topology, TopologyView,
-  TopologyExtractor, ProbabilisticAdmitterParams,
+  TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch,
 } from './plugins/index.js';
 
 // Configuration
