@@ -4,6 +4,7 @@ import { SwitchyardError, durationOrError } from '@switchyard/core';
  * llm-d EPP flags `switchyard-epp` understands besides its own, so the llm-d chart's values can
  * drive it (llm-d's `pkg/epp/server/options.go` names and defaults). Ours stay as they are;
  * these are translated to them, acted on directly, or accepted and reported as not acted on.
+ * @public
  */
 export interface LlmdFlags {
   /** `--config-text`: the EndpointPickerConfig inline. */
