@@ -20,7 +20,6 @@ const RENAMED: Readonly<Record<string, string>> = { 'config-file': 'config' };
 
 /** llm-d flags accepted without effect, with the reason printed at startup. */
 const NOT_ACTED_ON: Readonly<Record<string, string>> = {
-  'grpc-health-port': 'grpc.health.v1 is served on the ext_proc port (--grpc-port)',
   'secure-serving': 'TLS is on when --tls-cert/--tls-key (or --cert-path) are given; no self-signed certificate is generated',
   'health-checking': 'grpc.health.v1 is always registered on the ext_proc port',
   'enable-pprof': 'no pprof endpoints in Node; use --inspect',
@@ -62,7 +61,7 @@ export const LLMD_FLAGS_USAGE = `llm-d EPP flags (the llm-d chart's values work 
   --emit-endpoint-scores    add x-gateway-destination-endpoint-scores to envoy.lb metadata
   --cert-path DIR           DIR/tls.crt and DIR/tls.key (same as --tls-cert/--tls-key)
   --refresh-metrics-interval D   same as --scrape-interval-ms (duration, floor 50ms)
-  --grpc-health-port 9003, --secure-serving, --health-checking, --tracing, --v, --zap-*,
+  --secure-serving, --health-checking, --tracing, --v, --zap-*,
   --enable-pprof, --allow-experimental-plugins, --enable-grpc-stream-metrics,
   --refresh-prometheus-metrics-interval, --metrics-endpoint-auth, --enable-cert-reload
                             accepted; startup names each one given that has no effect here
