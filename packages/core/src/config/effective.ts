@@ -77,8 +77,29 @@ export function effectiveDocument(parts: EffectiveParts): Record<string, unknown
   if (parts.dataLayer !== undefined) doc.dataLayer = parts.dataLayer;
   if (parts.flowControl !== undefined) doc.flowControl = parts.flowControl;
   if (parts.requestHandler !== undefined) doc.requestHandler = parts.requestHandler;
-  if (parts.switchyard !== undefined) doc.switchyard = parts.switchyard;
+  if (parts.switchyard !== undefined) doc.switchyard = withoutSecrets(parts.switchyard);
   return doc;
+}
+
+/**
+ * The `switchyard` section with the Redis URL's password masked: the effective configuration is
+ * logged at startup, and a `redis://user:password@host` URL must not reach the logs.
+ */
+function withoutSecrets(section: Record<string, unknown>): Record<string, unknown> {
+  const shared = section.sharedState;
+  if (!isRecord(shared) || typeof shared.redisUrl !== 'string') return section;
+  let masked = shared.redisUrl;
+  try {
+    const url = new URL(shared.redisUrl);
+    if (url.password !== '') {
+      url.password = '***';
+      masked = url.toString();
+    }
+  } catch {
+    // Not a URL (validation reports it elsewhere): keep nothing of it that could be a secret.
+    masked = '***';
+  }
+  return { ...section, sharedState: { ...shared, redisUrl: masked } };
 }
 
 /**
