@@ -15,6 +15,9 @@ import { SwitchyardError } from '../errors/switchyard-error.js';
  */
 export type IfAvailableMode = 'off' | 'own-history' | 'shared';
 
+/** The modes as values, for the config schema and the constructor's check (checked against the type). */
+const IF_AVAILABLE_MODES = ['off', 'own-history', 'shared'] as const satisfies readonly IfAvailableMode[];
+
 /**
  * Settings of `Prefer: if-available`.
  * @public
@@ -32,9 +35,11 @@ export interface IfAvailableOptions {
  * @public
  */
 export const ifAvailableSectionSchema = z.strictObject({
-  mode: z.enum(['off', 'own-history', 'shared']).optional(),
+  mode: z.enum(IF_AVAILABLE_MODES).optional(),
   maxHistory: z.number().int().positive().optional(),
 });
+
+const isMode = (m: unknown): m is IfAvailableMode => (IF_AVAILABLE_MODES as readonly unknown[]).includes(m);
 
 /** Characters per prefix chunk; a prefix counts from its first whole chunk. */
 const CHUNK = 512;
@@ -80,7 +85,7 @@ export class IfAvailablePolicy {
   /** @throws SwitchyardError `CONFIG_INVALID` naming the bad field */
   constructor(options: IfAvailableOptions = {}) {
     const mode: unknown = options.mode ?? 'off';
-    if (mode !== 'off' && mode !== 'own-history' && mode !== 'shared') {
+    if (!isMode(mode)) {
       throw new SwitchyardError('CONFIG_INVALID', `endpoint picker: ifAvailable.mode must be off, own-history or shared, got ${JSON.stringify(mode)}`);
     }
     const max = options.maxHistory ?? 100_000;
