@@ -89,5 +89,5 @@ export type {
   ClosableMetricsFetcher,
 } from './config/index.js';
 export { parseGatewayArgs, GATEWAY_USAGE, runGatewayCli } from './cli/index.js';
-export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult, GatewayKubernetesFlags } from './cli/index.js';
+export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult } from './cli/index.js';
 export { mergeExpositions } from './metrics/index.js';

@@ -25,6 +25,8 @@ export { parseKubernetesFlags } from './cli/kubernetes-flags.js';
 export { KUBERNETES_FLAGS, kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagTable } from './cli/flag-definitions.js';
 export type { KubernetesFlag, KubernetesCli } from './cli/flag-definitions.js';
 export type { KubernetesCliFlags, KubernetesCliValues } from './cli/kubernetes-flags.js';
+export { kubernetesCliDiscovery, kubernetesFlagValues, wantsKubernetes } from './cli/kubernetes-cli.js';
+export type { KubernetesCliDiscovery, KubernetesCliTarget } from './cli/kubernetes-cli.js';
 export { BaseModelMap, parseModelMapping, IPP_MANAGED_LABEL, BASE_MODEL_HEADER } from './resources/base-model-map.js';
 export type { ModelMapping, BaseModelMapEvents } from './resources/base-model-map.js';
 export { ModelMappingWatch } from './resources/model-mapping-watch.js';

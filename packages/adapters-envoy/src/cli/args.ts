@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
 import { LLMD_FLAGS_USAGE, takeLlmdFlags, type LlmdFlags } from './llm-d-flags.js';
-import { EPP_KUBERNETES_FLAGS, EPP_KUBERNETES_USAGE, kubernetesFlagValues, type KubernetesFlagValues } from './kubernetes.js';
+import { kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagValues, type KubernetesCliValues } from '@switchyard/kubernetes';
 import { EPP_SHARED_STATE_FLAGS, EPP_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 
 /**
@@ -47,7 +47,7 @@ export interface EppCliArgs {
   /** Emit OpenTelemetry spans through `@opentelemetry/api` (with the SDK the process registered). */
   readonly otel: boolean;
   /** Kubernetes discovery and leader-election flags, as given (validated by `@switchyard/kubernetes`). */
-  readonly kubernetes: KubernetesFlagValues;
+  readonly kubernetes: KubernetesCliValues;
   /** Redis shared with the other EPP replicas (overrides `switchyard.sharedState.redisUrl`). */
   readonly redisUrl: string | undefined;
   /** Print usage and exit. */
@@ -96,9 +96,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   -h, --help                show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
-Kubernetes discovery, instead of --endpoints (llm-d's flags; needs @switchyard/kubernetes and
-@kubernetes/client-node):
-${EPP_KUBERNETES_USAGE}${EPP_SHARED_STATE_USAGE}
+Kubernetes discovery, instead of --endpoints (llm-d's flags; needs @kubernetes/client-node):
+${kubernetesCliUsage('epp')}${EPP_SHARED_STATE_USAGE}
 ${LLMD_FLAGS_USAGE}`;
 
 function port(flag: string, raw: string | undefined, fallback: number): number {
@@ -146,7 +145,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
-        ...EPP_KUBERNETES_FLAGS,
+        ...kubernetesCliOptions('epp'),
         ...EPP_SHARED_STATE_FLAGS,
       },
       strict: true,
@@ -194,7 +193,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     logLevel: parseLogLevel(values['log-level'] ?? 'info'),
     logFormat,
     otel: values.otel === true,
-    kubernetes: kubernetesFlagValues(values),
+    kubernetes: kubernetesFlagValues(values, 'epp'),
     redisUrl: redisUrlFlag(values),
     help: values.help === true,
   };

@@ -4,4 +4,3 @@ export type { LlmdFlags } from './llm-d-flags.js';
 export { runEppCli } from './run.js';
 export type { EppCliIo } from './run.js';
 export { runEppExplain, EPP_EXPLAIN_USAGE } from './explain.js';
-export type { KubernetesFlagValues } from './kubernetes.js';

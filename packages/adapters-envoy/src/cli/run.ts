@@ -5,7 +5,8 @@ import { SwitchyardError, createLogger, loadOpenTelemetry, openTelemetryDecision
 import { startEpp, type RunningEpp } from '../epp/start-epp.js';
 import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
 import { runEppExplain } from './explain.js';
-import { attachKubernetes, loadKubernetes } from './kubernetes.js';
+import { KubernetesMetrics, kubernetesCliDiscovery } from '@switchyard/kubernetes';
+import { attachKubernetes } from './kubernetes.js';
 
 /**
  * Where the CLI writes and what stops it.
@@ -40,9 +41,9 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
   const endpoints = args.endpointsFile === undefined ? (args.endpoints ?? []) : splitEndpoints(await readFile(args.endpointsFile, 'utf8'));
   const otel = args.otel ? await loadOpenTelemetry() : undefined;
   if (args.otel && otel === undefined) io.stderr('switchyard-epp: --otel: @opentelemetry/api is not installed; no spans\n');
-  const kube = await loadKubernetes(args.kubernetes);
+  const kube = kubernetesCliDiscovery(args.kubernetes);
   if (kube !== undefined && endpoints.length > 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
-  const kubeMetrics = kube === undefined ? undefined : new kube.k8s.KubernetesMetrics();
+  const kubeMetrics = kube === undefined ? undefined : new KubernetesMetrics();
   const epp = await startEpp({
     ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
     configText: args.llmd.configText ?? (args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8')),
@@ -90,7 +91,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     // llm-d's drain: NOT_SERVING and the Lease released at once, ext_proc keeps serving.
     epp.health.shutdown();
     await discovery.drain();
-    await sleep(kube.parsed.drainTimeoutMs);
+    await sleep(kube.flags.drainTimeoutMs);
     await discovery.close();
   }
   await epp.close();

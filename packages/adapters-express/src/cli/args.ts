@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SwitchyardError, parseLogLevel, type LogLevel } from '@switchyard/core';
 import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-index';
-import { GATEWAY_KUBERNETES_FLAGS, GATEWAY_KUBERNETES_USAGE, gatewayKubernetesFlags, type GatewayKubernetesFlags } from './kubernetes.js';
+import { kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagValues, wantsKubernetes, type KubernetesCliValues } from '@switchyard/kubernetes';
 import { GATEWAY_SHARED_STATE_FLAGS, GATEWAY_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 
 /**
@@ -27,8 +27,8 @@ export interface GatewayCliArgs {
   readonly logFormat: 'auto' | 'json' | 'pretty';
   /** Emit OpenTelemetry spans through `@opentelemetry/api` (with the SDK the process registered). */
   readonly otel: boolean;
-  /** Kubernetes discovery flags, as given (validated by `@switchyard/kubernetes`). */
-  readonly kubernetes: GatewayKubernetesFlags;
+  /** Kubernetes discovery flags, as given (validated by `@switchyard/kubernetes`'s `kubernetesCliDiscovery`). */
+  readonly kubernetes: KubernetesCliValues;
   /** Redis shared with the other gateway replicas (overrides `gateway.sharedState.redisUrl`). */
   readonly redisUrl: string | undefined;
   /** Print usage and exit. */
@@ -62,8 +62,8 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
 Kubernetes discovery of the single pool, instead of --endpoints (llm-d's flags; needs
-@switchyard/kubernetes and @kubernetes/client-node):
-${GATEWAY_KUBERNETES_USAGE}${GATEWAY_SHARED_STATE_USAGE}`;
+@kubernetes/client-node):
+${kubernetesCliUsage('gateway')}${GATEWAY_SHARED_STATE_USAGE}`;
 
 /**
  * Parses the command line.
@@ -86,7 +86,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
-        ...GATEWAY_KUBERNETES_FLAGS,
+        ...kubernetesCliOptions('gateway'),
         ...GATEWAY_SHARED_STATE_FLAGS,
       },
       strict: true,
@@ -108,8 +108,8 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const format = values['log-format'] ?? 'auto';
   if (format !== 'auto' && format !== 'json' && format !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${format}"`);
   const logLevel = parseLogLevel(values['log-level'] ?? 'info');
-  const kubernetes = gatewayKubernetesFlags(values);
-  if (endpoints !== undefined && Object.values(kubernetes).some((v) => v !== undefined)) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
+  const kubernetes = kubernetesFlagValues(values, 'gateway');
+  if (endpoints !== undefined && wantsKubernetes(kubernetes)) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
   const profile = values.profile;
   if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
   if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');

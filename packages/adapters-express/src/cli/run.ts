@@ -5,7 +5,8 @@ import { routingProfileConfig } from '@switchyard/prefix-index';
 import { createGatewayFromConfig, type Gateway } from '../config/from-config.js';
 import { GATEWAY_USAGE, parseGatewayArgs } from './args.js';
 import { runGatewayExplain } from './explain.js';
-import { gatewayWantsKubernetes, loadGatewayKubernetes } from './kubernetes.js';
+import { kubernetesCliDiscovery } from '@switchyard/kubernetes';
+import { attachKubernetes } from './kubernetes.js';
 
 /**
  * I/O of {@link runGatewayCli}, injectable for tests.
@@ -53,12 +54,12 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     if (text === undefined && args.profile !== undefined) text = routingProfileConfig(args.profile);
     const otel = args.otel ? await loadOpenTelemetry() : undefined;
     if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
-    const discovered = gatewayWantsKubernetes(args.kubernetes);
-    const kube = discovered ? await loadGatewayKubernetes(args.kubernetes) : undefined;
+    const kube = kubernetesCliDiscovery(args.kubernetes);
     let gateway = await createGatewayFromConfig({
       ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
       ...(text === undefined ? {} : { config: text }),
-      ...(discovered ? { emptyPool: true } : {}),
+      // Discovery fills the one pool.
+      ...(kube === undefined ? {} : { emptyPool: true }),
       ...(args.config === undefined ? {} : { configPath: args.config }),
       ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),
       ...(args.port === undefined ? {} : { port: args.port }),
@@ -72,7 +73,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     });
     if (kube !== undefined) {
       const built = gateway;
-      gateway = await kube.attach(built, io.err).catch(async (err: unknown) => {
+      gateway = await attachKubernetes(built, kube, io.err).catch(async (err: unknown) => {
         await built.close();
         throw err;
       });
