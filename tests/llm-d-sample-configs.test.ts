@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEppCli, type RunningEpp } from '@switchyard/envoy';
+import { waitFor } from '@switchyard/core/testing';
 import { runGatewayCli } from '@switchyard/express';
 import { EnvoyEmulator } from '../packages/adapters-envoy/src/test-support/envoy-client.js';
 import { reqBody, reqHeaders, setHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
@@ -22,15 +23,8 @@ const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
 /** Samples that do not start yet, with what stands in the way (matched against the error). */
 const NOT_YET: Readonly<Record<string, RegExp>> = {
   // Types added to llm-d-router after the catalogue's snapshot (ebab687).
-  'dp-kvcache-epp-config.yaml': /dp-rank-header-handler/,
-  'epp-config.yaml': /models-responder/,
-  'thunderagent-config.yaml': /agent-identity|thunder-agent/,
-  'perf-precise-prefix-lmetric.yaml': /lmetric-scorer/,
+  'thunderagent-config.yaml': /thunder-agent/,
   'epp-metadata-prefix-cache-config.yaml': /prefixHashSource/,
-  // Catalogue types not implemented yet.
-  'sim-epp-gpu-config.yaml': /models-data-source|models-data-extractor|endpoint-attribute/,
-  // A test-only llm-d type (its integration test's fake metrics source).
-  'testdata-datalayer-config.yaml': /mock-metrics-source/,
 };
 
 /** Samples whose only profile keeps endpoints of one role: unlabelled servers are refused (429), as llm-d refuses them. */
@@ -46,6 +40,10 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
+      if (req.url === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'vllm', parent: null }, { id: 'lora-1', object: 'model', owned_by: 'vllm', parent: 'm' }] }));
+        return;
+      }
       if (req.url === '/metrics') {
         res.writeHead(200, { 'content-type': 'text/plain' }).end('vllm:num_requests_waiting 0\nvllm:num_requests_running 0\nvllm:kv_cache_usage_perc 0\n');
         return;
@@ -128,6 +126,31 @@ describe("llm-d-router's sample configs", () => {
     }
     expect(viaEpp.destination).toBe(address);
     expect(viaGateway).toBe(200);
+  });
+
+  it("epp-config.yaml's models-responder answers GET /v1/models through switchyard-epp from the endpoints' lists", async () => {
+    const file = fileURLToPath(new URL('epp-config.yaml', DIR));
+    const stop = new AbortController();
+    const epp = await new Promise<RunningEpp>((resolve, reject) => {
+      runEppCli(['--config', file, '--endpoints', address, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'silent'], { stdout: () => undefined, stderr: () => undefined, signal: stop.signal, onStarted: resolve }).catch(reject);
+    });
+    const envoy = new EnvoyEmulator(epp.server.port);
+    try {
+      // The models source polls every endpoint from startup; until one answered, the reply is 503.
+      const reply = await waitFor(async () => {
+        const s = envoy.open();
+        s.send(reqHeaders({ ':method': 'GET', ':path': '/v1/models' }, true));
+        const [r] = await s.waitFor(1);
+        s.cancel();
+        await s.ended;
+        return r?.immediate_response?.status.code === 200 ? r.immediate_response : undefined;
+      }, { what: 'a 200 from models-responder' });
+      expect(JSON.parse(Buffer.from(reply.body ?? '').toString('utf8'))).toEqual({ object: 'list', data: [{ id: 'lora-1', object: 'model', owned_by: 'vllm', parent: 'm' }, { id: 'm', object: 'model', owned_by: 'vllm', parent: null }] });
+    } finally {
+      envoy.close();
+      stop.abort();
+      await epp.close();
+    }
   });
 
   it.each(Object.entries(NOT_YET))('%s does not start yet, for the recorded reason', async (name, reason) => {

@@ -141,7 +141,17 @@ export {
   probabilisticAdmitterPlugin, probabilisticAdmitterParameters, createProbabilisticAdmitter,
   admitterSaturation, rejectionProbability, PROBABILISTIC_ADMITTER, mmEmbeddingsCacheProducerPlugin,
   mmEmbeddingsCacheProducerParameters, encoderCacheAttribute, multimodalItems, MM_EMBEDDINGS_CACHE_PRODUCER,
-  mmEmbeddingsCacheScorerPlugin,
+  mmEmbeddingsCacheScorerPlugin, endpointAttributeFilterPlugin, endpointAttributeFilterParameters,
+  compareThreshold, ENDPOINT_ATTRIBUTE_FILTER, THRESHOLD_OPERATORS, endpointAttributeScorerPlugin,
+  endpointAttributeScorerParameters, endpointAttributeScores, ENDPOINT_ATTRIBUTE_SCORER,
+  scalarAttributeKey, readScalar, modelsDataSourcePlugin, modelsDataSourceParameters,
+  createModelsDataSource, isModelsDataSource, MODELS_DATA_SOURCE, modelsDataExtractorPlugin,
+  modelsAttribute, parseModelsList, isModelsDataExtractor, MODELS_DATA_EXTRACTOR, isResponder,
+  localResponse, modelsResponderPlugin, aggregateModels, MODELS_RESPONDER, isRequestHeaderProcessor,
+  agentIdentityPlugin, agentIdentityParameters, agentIdentityAttribute, firstSessionHeader,
+  AGENT_IDENTITY, AGENT_SESSION_HEADERS, dpRankHeaderHandlerPlugin, dpRankFor,
+  dpWinningRanksAttribute, DP_RANK_HEADER_HANDLER, DATA_PARALLEL_RANK_HEADER, mockMetricsSourcePlugin,
+  createMockMetricsSource, isMockMetricsSource, MOCK_METRICS_SOURCE,
 } from './plugins/index.js';
 export type {
   SessionStrategy, LabelSelectorRequirement, ScoreIntoFn, LatencyScorerParameters,
@@ -151,7 +161,9 @@ export type {
   PrefixBasedPdDeciderParams, PrefixBasedPdDeciderOptions, MetricsDataSource,
   MetricsDataSourceParams, MetricsSourceSettings, CoreMetricsExtractorParams, EngineConfigParams,
   ExtractorSettings, MetricsExtractor, DcgmDataSource, DcgmExtractor, Topology, TopologyView,
-  TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch,
+  TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch, ThresholdOperator,
+  ScalarAttribute, ModelsDataSource, ModelData, ModelsView, ModelsDataExtractor, RequestLine,
+  LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource,
 } from './plugins/index.js';
 
 // Configuration

@@ -70,7 +70,8 @@ export {
   MAX_SHARED_BLOCKS, PrecisePrefixProducer, preciseProducerDefinition, PRECISE_PREFIX_PRODUCER,
   preciseProducerParameters, createPrefixCacheScorer, prefixCacheScore,
   prefixCacheScorerDefinition, prefixCacheScorerParameters, PREFIX_CACHE_SCORER, NoHitLruScorer,
-  noHitLruScorerDefinition, noHitLruScorerParameters, NO_HIT_LRU_SCORER, createAffinityFilter,
+  noHitLruScorerDefinition, noHitLruScorerParameters, NO_HIT_LRU_SCORER, lmetricScorerDefinition,
+  lmetricScorerParameters, lmetricCost, createLmetricScorer, LMETRIC_SCORER, createAffinityFilter,
   affinityFilterDefinition, affinityFilterParameters, PREFIX_CACHE_AFFINITY_FILTER,
   loadPrefixIndexPlugins, registerPrefixIndexPlugins, prefixIndexPack, prefixIndexConsoleSource,
 } from './plugins/index.js';

@@ -1,4 +1,4 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
+import { EndpointPool, isResponder, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
 import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
 import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
@@ -195,6 +195,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       parsers: config.parsers,
       trustHeaders: options.trustHeaders,
       emitEndpointScores: options.emitEndpointScores,
+      responders: [...config.plugins.values()].filter(isResponder),
       onClose: async () => {
         await running.picker.close();
         await running.scraper?.stop();

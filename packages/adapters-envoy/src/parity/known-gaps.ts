@@ -3,19 +3,14 @@
  * exact: registering one of them fails the test until it is removed here.
  */
 export const KNOWN_MISSING_TYPES: readonly string[] = [
-  'agent-identity',
   'destination-endpoint-served-verifier',
   'disaggregatedset-rollout-screener',
-  'endpoint-attribute-filter',
-  'endpoint-attribute-scorer',
   'file-discovery',
   'header-based-testing-filter',
   'header-label-affinity-scorer',
   'header-profile-handler',
   'k8s-notification-source',
   'latency-slo-admitter',
-  'models-data-extractor',
-  'models-data-source',
   'multicluster-approx-prefix-cache-producer',
   'multicluster-file-discovery',
   'multicluster-kv-cache-utilization-scorer',

@@ -2,15 +2,17 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   SwitchyardError,
   isSwitchyardError,
+  localResponse,
   parseRequest,
   systemClock,
   type Clock,
   type Decision,
+  type LocalResponse,
   type PickOptions,
   type RequestOutcome,
 } from '@switchyard/core';
 import { headerMapToRecord } from '../wire/headers.js';
-import { immediateResponseFor } from '../wire/immediate.js';
+import { immediateResponseFor, localImmediateResponse } from '../wire/immediate.js';
 import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
 import { STREAMED_BODY_CHUNK_BYTES, bodyChunkResponses, trailersResponse } from '../wire/responses.js';
 import { forwardHeadersResponse } from './forward-headers.js';
@@ -138,6 +140,7 @@ export class ExtProcStream {
 
   /** A request without body (GET and friends) has nothing to schedule on: pick a ready endpoint. */
   #routeHeaderOnly(): void {
+    if (this.#answerLocally()) return;
     const target = this.#shuttingDown ? undefined : pickHeaderOnly(this.#o.pool, this.#subsetHint, this.#o.random ?? Math.random);
     if (target === undefined) {
       this.#reject(this.#shuttingDown ? SHUTTING_DOWN() : new SwitchyardError('REJECTED_NO_ENDPOINTS', 'no ready endpoint for a request without body'));
@@ -145,6 +148,24 @@ export class ExtProcStream {
     }
     this.#send(forwardHeadersResponse({ targets: [target], decisionHeaders: {}, requestHeaders: this.#headers, bodyLength: undefined, requestId: undefined, echo: this.#o.echoHeaders ?? true }));
     this.#phase = 'forwarded';
+  }
+
+  /** Lets the config's responders answer a body-less request; true when one did. */
+  #answerLocally(): boolean {
+    const responders = this.#o.responders;
+    if (responders === undefined || responders.length === 0 || this.#shuttingDown) return false;
+    let reply: LocalResponse | undefined;
+    try {
+      reply = localResponse(responders, { method: (this.#headers[':method'] ?? 'GET').toUpperCase(), path: this.#path }, this.#o.pool?.list() ?? []);
+    } catch (error) {
+      this.#reject(error);
+      return true;
+    }
+    if (reply === undefined) return false;
+    this.#phase = 'done';
+    this.#sink.send(localImmediateResponse(reply));
+    this.#sink.close();
+    return true;
   }
 
   #onRequestBody(body: Uint8Array | undefined, endOfStream: boolean): void {

@@ -8,6 +8,7 @@ import type {
   RequestOutcome,
   RequestParser,
   RequestScheduler,
+  Responder,
   SwitchyardError,
 } from '@switchyard/core';
 import type { ProcessingResponse } from '../wire/messages.js';
@@ -89,4 +90,9 @@ export interface ExtProcStreamOptions {
    * `--emit-endpoint-scores` does. Off by default.
    */
   readonly emitEndpointScores?: boolean | undefined;
+  /**
+   * Plugins that answer some body-less requests themselves (a config's `models-responder`
+   * answers `GET /v1/models`), asked in order before such a request is routed. Default none.
+   */
+  readonly responders?: readonly Responder[] | undefined;
 }

@@ -1,4 +1,4 @@
-import { errorToResponse, isSwitchyardError } from '@switchyard/core';
+import { errorToResponse, isSwitchyardError, type LocalResponse } from '@switchyard/core';
 import { setHeader } from './headers.js';
 import type { ProcessingResponse } from './messages.js';
 
@@ -22,6 +22,22 @@ export function immediateResponseFor(error: unknown): ProcessingResponse | undef
       headers: { set_headers: Object.entries(answer.headers).map(([k, v]) => setHeader(k, v)) },
       body: Buffer.from(JSON.stringify(answer.body), 'utf8'),
       details: `switchyard_${error.code.toLowerCase()}`,
+    },
+  };
+}
+
+/**
+ * Turns a responder's local reply (e.g. `models-responder`'s `GET /v1/models` list) into an
+ * `ImmediateResponse`, so the proxy answers the client without contacting a model server.
+ * @public
+ */
+export function localImmediateResponse(reply: LocalResponse): ProcessingResponse {
+  return {
+    immediate_response: {
+      status: { code: reply.status },
+      headers: { set_headers: Object.entries(reply.headers).map(([k, v]) => setHeader(k, v)) },
+      body: Buffer.from(reply.body, 'utf8'),
+      details: 'switchyard_local_response',
     },
   };
 }

@@ -20,4 +20,4 @@ export { valueToJson, structToJson, readAddressList, readString, namespaceStruct
 export { headerMapToRecord, setHeader } from './headers.js';
 export { STREAMED_BODY_CHUNK_BYTES, headersResponse, bodyChunkResponse, bodyChunkResponses, trailersResponse } from './responses.js';
 export type { Direction, HeadersReply } from './responses.js';
-export { immediateResponseFor } from './immediate.js';
+export { immediateResponseFor, localImmediateResponse } from './immediate.js';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isMetricsExtractor, type ExtractorSettings } from '../plugins/data-layer/core-metrics-extractor.js';
 import { isDcgmDataSource } from '../plugins/data-layer/dcgm-data-source.js';
 import { isDcgmExtractor } from '../plugins/data-layer/dcgm-extractor.js';
+import { isModelsDataExtractor } from '../plugins/data-layer/models-data-extractor.js';
+import { isModelsDataSource } from '../plugins/data-layer/models-data-source.js';
 import { isMetricsDataSource, metricsDataSourceParameters, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
 import type { EndpointSpec } from '../endpoints/types.js';
 import type { Plugin } from '../scheduling/plugins.js';
@@ -116,13 +118,23 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
       const extractors = s.extractors.map((e, j) => lookup(['dataLayer', 'sources', i, 'extractors', j, 'pluginRef'], e.pluginRef));
       if (isMetricsDataSource(source)) metricsSources.push(merge(source, extractors.filter(isMetricsExtractor)));
       if (isDcgmDataSource(source)) source.attachExtractors(extractors);
+      if (isModelsDataSource(source)) source.attachExtractors(extractors);
     });
+    // A models extractor the document does not wire (one `models-responder` created) is fed by
+    // the first models source, so listing the responder alone is enough, as in llm-d.
+    const all = [...plugins.values()];
+    const wired = new Set(dl.sources.flatMap((s) => s.extractors.map((e) => e.pluginRef)));
+    const loose = all.filter((p) => isModelsDataExtractor(p) && !wired.has(p.name));
+    const firstModels = all.find(isModelsDataSource);
+    if (loose.length > 0 && firstModels !== undefined) firstModels.attachExtractors(loose);
   } else {
     const all = [...plugins.values()];
     const extractors = all.filter(isMetricsExtractor);
     for (const source of all.filter(isMetricsDataSource)) metricsSources.push(merge(source, extractors));
     const gpuExtractors = all.filter(isDcgmExtractor);
     for (const source of all.filter(isDcgmDataSource)) source.attachExtractors(gpuExtractors);
+    const modelExtractors = all.filter(isModelsDataExtractor);
+    for (const source of all.filter(isModelsDataSource)) source.attachExtractors(modelExtractors);
     // An extractor listed without a source configures the default source.
     if (metricsSources.length === 0 && extractors.length > 0) {
       const mappings: ExtractorSettings['mappings'] = {};

@@ -67,7 +67,8 @@ export function createInstances(specs: readonly PluginSpec[], deps: InstanceDeps
       sharedState: deps.sharedState,
       lookup: (ref: string): Plugin | undefined => {
         const j = indexOf.get(ref);
-        return j === undefined ? undefined : build(j).plugin;
+        // Not listed: a plugin the loader creates later (by default rules) is found once it exists.
+        return j === undefined ? byName.get(ref)?.plugin : build(j).plugin;
       },
     };
     let plugin: Plugin;

@@ -155,6 +155,10 @@ function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions,
   for (const type of options.registry.defaultTypes({ featureGates: doc.featureGates, flowControl: doc.flowControl })) {
     if (!instances.some((i) => i.plugin.type === type)) autoCreate(type);
   }
+  // Types listed plugins bring along (llm-d's Registrant), unless the document declares them.
+  for (const i of [...instances]) {
+    for (const type of i.def?.requires ?? []) if (!instances.some((j) => j.plugin.type === type)) autoCreate(type);
+  }
   if (doc.flowControl !== undefined) checkFlowControlRefs(doc.flowControl, (n) => byName.has(n));
 
   const parsers = resolveParsers(doc.requestHandler?.parsers, byName, options.registry, autoCreate);

@@ -4,6 +4,8 @@ import type { InferenceRequest } from '../request/types.js';
 import { createSchedulingRequest, DEFAULT_FAIRNESS_ID } from '../scheduling/make-request.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
+import { agentIdentityAttribute } from '../plugins/request-headers/agent-identity.js';
+import type { RequestHeaderProcessor } from '../plugins/request-headers/request-header-processor.js';
 import type { PickOptions } from './types.js';
 
 /**
@@ -14,6 +16,8 @@ export interface ClassifyDeps {
   readonly objectives: ObjectiveLookup | undefined;
   readonly rewrites: ModelRewriteResolver | undefined;
   readonly random: () => number;
+  /** The config's request-header processors (`agent-identity`), in config order. */
+  readonly headerProcessors: readonly RequestHeaderProcessor[];
 }
 
 /** A positive finite number of milliseconds, else undefined (llm-d ignores malformed SLOs). */
@@ -28,7 +32,8 @@ const nonEmpty = (v: string | undefined): string | undefined => (v === undefined
 /**
  * Turns a parsed request into a {@link SchedulingRequest}: model rewrite (trusted classification
  * ‖ `x-llm-d-model-name-rewrite` ‖ body model, overridden by a rewrite rule matching the body
- * model), objective → priority, fairness id (‖ `default-flow`), SLO headers. Headers are read
+ * model), objective → priority, fairness id (‖ the agent identity of a request-header processor
+ * ‖ `default-flow`), SLO headers. Headers are read
  * only when `trustHeaders` is not false.
  * @throws SwitchyardError `BAD_REQUEST` when no model can be determined for a model API
  * @internal
@@ -46,9 +51,15 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
     throw new SwitchyardError('BAD_REQUEST', 'model: required (the body names no model)');
   }
   const objective = nonEmpty(cls?.objective) ?? nonEmpty(header('objective'));
-  return createSchedulingRequest(request, {
+  // Request-header processors run whatever the trust setting: session headers are the client's own.
+  let identity: string | undefined;
+  for (const p of deps.headerProcessors) {
+    identity = nonEmpty(p.identityOf(request));
+    if (identity !== undefined) break;
+  }
+  const sreq = createSchedulingRequest(request, {
     targetModel,
-    fairnessId: nonEmpty(cls?.fairnessId) ?? nonEmpty(header('fairnessId')) ?? DEFAULT_FAIRNESS_ID,
+    fairnessId: nonEmpty(cls?.fairnessId) ?? nonEmpty(header('fairnessId')) ?? identity ?? DEFAULT_FAIRNESS_ID,
     objective,
     priority: deps.objectives?.priorityOf(objective) ?? 0,
     sloTtftMs: sloMs(header('sloTtftMs')),
@@ -56,4 +67,6 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
     receivedAt,
     subsetHint: options.subsetHint,
   });
+  if (identity !== undefined) sreq.attributes.set(agentIdentityAttribute, identity);
+  return sreq;
 }

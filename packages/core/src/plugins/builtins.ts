@@ -7,6 +7,14 @@ import { mmEmbeddingsCacheProducerPlugin } from './producers/mm-embeddings-cache
 import { mmEmbeddingsCacheScorerPlugin } from './scorers/mm-embeddings-cache-scorer.js';
 import { probabilisticAdmitterPlugin } from './admitters/probabilistic-admitter.js';
 import { topologyExtractorPlugin } from './data-layer/topology-extractor.js';
+import { modelsDataSourcePlugin } from './data-layer/models-data-source.js';
+import { mockMetricsSourcePlugin } from './data-layer/mock-metrics-source.js';
+import { modelsDataExtractorPlugin } from './data-layer/models-data-extractor.js';
+import { modelsResponderPlugin } from './responders/models-responder.js';
+import { endpointAttributeFilterPlugin } from './filters/endpoint-attribute-filter.js';
+import { endpointAttributeScorerPlugin } from './scorers/endpoint-attribute-scorer.js';
+import { agentIdentityPlugin } from './request-headers/agent-identity.js';
+import { dpRankHeaderHandlerPlugin } from './profile-handlers/dp-rank-header-handler.js';
 import { endpointNotificationSourcePlugin } from './data-layer/endpoint-notification-source.js';
 import { metricsDataSourcePlugin } from './data-layer/metrics-data-source.js';
 import { alwaysDisaggMultimodalDeciderPlugin } from './deciders/always-disagg-multimodal-decider.js';
@@ -98,5 +106,13 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   probabilisticAdmitterPlugin,
   mmEmbeddingsCacheProducerPlugin,
   mmEmbeddingsCacheScorerPlugin,
+  modelsDataSourcePlugin,
+  modelsDataExtractorPlugin,
+  modelsResponderPlugin,
+  endpointAttributeFilterPlugin,
+  endpointAttributeScorerPlugin,
+  agentIdentityPlugin,
+  dpRankHeaderHandlerPlugin,
+  mockMetricsSourcePlugin,
   ...requestParserPlugins,
 ];

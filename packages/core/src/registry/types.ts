@@ -60,6 +60,12 @@ export interface PluginDefinition<TParams = unknown> {
    * reports each one in `LoadedConfig.notActedOn`, so an llm-d config never fails on them.
    */
   readonly notActedOn?: Readonly<Record<string, string>>;
+  /**
+   * Types the loader creates (with default parameters, named after the type) when the document
+   * has no instance of them, because an instance of this type needs them to work (llm-d's
+   * `Registrant`: `models-responder` brings its `models-data-source` and `models-data-extractor`).
+   */
+  readonly requires?: readonly string[];
   /** Alpha plugins need `allowExperimental` at load time. */
   readonly experimental?: boolean;
   /** One-line description, shown in docs and errors. */

@@ -24,3 +24,4 @@ export type { AffinityFilterOptions, AffinityFilterParams } from './affinity-fil
 export { loadPrefixIndexPlugins, registerPrefixIndexPlugins, prefixIndexPack } from './load-plugins.js';
 export type { PrefixIndexPluginOptions } from './load-plugins.js';
 export { prefixIndexConsoleSource } from './console-source.js';
+export { lmetricScorerDefinition, lmetricScorerParameters, lmetricCost, createLmetricScorer, LMETRIC_SCORER } from './lmetric-scorer.js';

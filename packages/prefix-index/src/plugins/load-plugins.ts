@@ -10,6 +10,7 @@ import { approximateProducerDefinition } from './approximate-producer.js';
 import { burstProducerDefinition } from './burst-producer.js';
 import type { PrefixPluginEnv } from './env.js';
 import { noHitLruScorerDefinition } from './no-hit-lru-scorer.js';
+import { lmetricScorerDefinition } from './lmetric-scorer.js';
 import { preciseProducerDefinition } from './precise-producer.js';
 import { preciseScorerDefinition } from './precise-scorer.js';
 import { prefixCacheScorerDefinition } from './prefix-cache-scorer.js';
@@ -37,7 +38,7 @@ export interface PrefixIndexPluginOptions {
 /**
  * The package as a plugin pack: `token-producer`, `approx-prefix-cache-producer`,
  * `burst-prefix-cache-producer`, `precise-prefix-cache-producer`, `precise-prefix-cache-scorer`
- * (llm-d's all-in-one legacy), `prefix-cache-scorer`, `no-hit-lru-scorer` and
+ * (llm-d's all-in-one legacy), `prefix-cache-scorer`, `no-hit-lru-scorer`, `lmetric-scorer` and
  * `prefix-cache-affinity-filter`, sharing one hasher, metrics and logger. `prefix-based-pd-decider`
  * is core's (it only reads the match info these producers write), so the pack adds nothing
  * `createDefaultRegistry()` already has. With `prefix-cache-scorer` registered, llm-d's default
@@ -68,6 +69,7 @@ export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginP
       preciseScorerDefinition(env),
       prefixCacheScorerDefinition(env),
       noHitLruScorerDefinition,
+      lmetricScorerDefinition,
       affinityFilterDefinition,
     ],
   };

@@ -20,3 +20,9 @@ export { dcgmExtractorPlugin, gpuUtilizationAttribute, gpuUtilizationOf, isDcgmE
 export type { DcgmExtractor } from './dcgm-extractor.js';
 export { topologyExtractorPlugin, topologyExtractorParameters, topologyAttribute, isTopologyExtractor, TOPOLOGY_EXTRACTOR } from './topology-extractor.js';
 export type { Topology, TopologyView, TopologyExtractor } from './topology-extractor.js';
+export { modelsDataSourcePlugin, modelsDataSourceParameters, createModelsDataSource, isModelsDataSource, MODELS_DATA_SOURCE } from './models-data-source.js';
+export type { ModelsDataSource } from './models-data-source.js';
+export { modelsDataExtractorPlugin, modelsAttribute, parseModelsList, isModelsDataExtractor, MODELS_DATA_EXTRACTOR } from './models-data-extractor.js';
+export type { ModelData, ModelsView, ModelsDataExtractor } from './models-data-extractor.js';
+export { mockMetricsSourcePlugin, createMockMetricsSource, isMockMetricsSource, MOCK_METRICS_SOURCE } from './mock-metrics-source.js';
+export type { MockMetricsSource } from './mock-metrics-source.js';

@@ -6,3 +6,5 @@ export { byLabelFilterPlugin } from './by-label-filter.js';
 export type { LabelSelectorRequirement } from './label-selector-filter.js';
 export { sessionAffinityFilterPlugin } from './session-affinity-filter.js';
 export { sloHeadroomTierFilterPlugin } from './slo-headroom-tier-filter.js';
+export { endpointAttributeFilterPlugin, endpointAttributeFilterParameters, compareThreshold, ENDPOINT_ATTRIBUTE_FILTER, THRESHOLD_OPERATORS } from './endpoint-attribute-filter.js';
+export type { ThresholdOperator } from './endpoint-attribute-filter.js';

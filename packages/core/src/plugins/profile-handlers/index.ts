@@ -4,3 +4,4 @@ export type { DisaggDecisionType, DisaggProfileHandler } from './disagg-profile-
 export { pdProfileHandlerPlugin } from './pd-profile-handler.js';
 export { disaggHeadersHandlerPlugin, prefillHeaderHandlerPlugin } from './disagg-headers-handler.js';
 export { dataParallelProfileHandlerPlugin } from './data-parallel.js';
+export { dpRankHeaderHandlerPlugin, dpRankFor, dpWinningRanksAttribute, DP_RANK_HEADER_HANDLER, DATA_PARALLEL_RANK_HEADER } from './dp-rank-header-handler.js';

@@ -16,3 +16,4 @@ export type { EstimatedTtftScorer, EstimatedTtftScorerParams, TtftEstimateDetail
 export { estimateTtftMs, kvTokensOf } from './ttft-estimate.js';
 export type { TtftModel, TtftInputs } from './ttft-estimate.js';
 export { mmEmbeddingsCacheScorerPlugin } from './mm-embeddings-cache-scorer.js';
+export { endpointAttributeScorerPlugin, endpointAttributeScorerParameters, endpointAttributeScores, ENDPOINT_ATTRIBUTE_SCORER } from './endpoint-attribute-scorer.js';
