@@ -48,8 +48,17 @@ describe('examples/kubernetes', () => {
     const mapping = parseModelMapping(cm!);
     if (typeof mapping === 'string') throw new Error(mapping);
     const map = new BaseModelMap();
-    map.set('llm/llama-3-adapters', mapping);
-    expect(map.baseModelOf('sql-lora')).toBe('meta-llama/Llama-3.1-8B-Instruct');
+    map.set('llm/qwen3-8b-adapters', mapping);
+    // The base model the vLLM Deployment serves, its LoRA adapter, and the alias the rewrite splits.
+    const [vllm] = await read('./vllm.yaml');
+    const served: string[] = vllm!.spec.template.spec.containers[0].args;
+    expect(served[served.indexOf('--model') + 1]).toBe('Qwen/Qwen3-8B');
+    expect(served.join(' ')).toContain('sql-lora=');
+    expect(map.baseModelOf('sql-lora')).toBe('Qwen/Qwen3-8B');
+    expect(map.baseModelOf('Qwen/Qwen3-8B')).toBe('Qwen/Qwen3-8B');
+    const [, rewrite] = await read('./objectives.yaml');
+    const alias: string = rewrite!.spec.rules[0].matches[0].model.value;
+    expect(map.baseModelOf(alias)).toBe('Qwen/Qwen3-8B');
   });
 
   it('the in-process gateway alternative has flags the gateway CLI accepts', async () => {

@@ -41,8 +41,8 @@ export type {
 } from './gateway/index.js';
 export { switchyard } from './express/index.js';
 export type { SwitchyardMiddleware, ExpressLikeRequest } from './express/index.js';
-export { KnownModels, ModelRegistry, UNKNOWN_MODEL_LABEL, singlePoolRouter } from './models/index.js';
-export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo } from './models/index.js';
+export { CatalogueRouter, KnownModels, ModelRegistry, UNKNOWN_MODEL_LABEL, singlePoolRouter } from './models/index.js';
+export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo, CatalogueRouterOptions, ModelCatalogue } from './models/index.js';
 export {
   buildUpstreamHeaders,
   buildClientResponseHead,

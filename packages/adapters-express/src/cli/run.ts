@@ -58,8 +58,8 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     let gateway = await createGatewayFromConfig({
       ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
       ...(text === undefined ? {} : { config: text }),
-      // Discovery fills the one pool.
-      ...(kube === undefined ? {} : { emptyPool: true }),
+      // Discovery fills the one pool; the IPP ConfigMaps tell which model names it serves.
+      ...(kube === undefined ? {} : { emptyPool: true, modelCatalogue: kube.modelMappings }),
       ...(args.config === undefined ? {} : { configPath: args.config }),
       ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),
       ...(args.port === undefined ? {} : { port: args.port }),

@@ -9,7 +9,9 @@ import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
 import { ModelRegistry } from '../models/registry.js';
+import type { ModelRouter } from '../models/router.js';
 import { KnownModels } from '../models/known-models.js';
+import { CatalogueRouter, type ModelCatalogue } from '../models/catalogue-router.js';
 import { buildPool, type BuiltPool, type PoolBuildContext } from './build-pool.js';
 import { configDir, resolvePoolDocument, splitConfig } from './document.js';
 import type { GatewaySection } from './schema.js';
@@ -32,6 +34,14 @@ export interface GatewayFromConfigOptions {
   readonly endpoints?: readonly string[];
   /** Start the single pool with no endpoints: a discovery (e.g. Kubernetes) fills `pools[0].source`. */
   readonly emptyPool?: boolean;
+  /**
+   * Single pool only: the model names it serves, live (e.g. `@switchyard/kubernetes`'s
+   * `BaseModelMap` of the IPP model-mapping ConfigMaps; see {@link CatalogueRouter}). While the
+   * catalogue names any model, only those are listed on `/v1/models` and routed, any other name
+   * answers 404 `model_not_found`; while it is empty, every name is forwarded. Its names also label
+   * the metrics.
+   */
+  readonly modelCatalogue?: ModelCatalogue;
   /** Listen port (overrides `gateway.listen.port`). */
   readonly port?: number;
   /** Listen host (overrides `gateway.listen.host`). */
@@ -151,10 +161,12 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const pools: BuiltPool[] = [];
   const closeAll = async (): Promise<void> => {
     known.close();
+    catalogueRouter?.close();
     await Promise.all(pools.map((p) => p.close()));
     await sharedState?.close();
   };
-  let models: ModelRegistry | undefined;
+  let models: ModelRouter | undefined;
+  let catalogueRouter: CatalogueRouter | undefined;
   let parsers: readonly RequestParser[] | undefined;
   try {
     if (options.endpoints !== undefined || section.pools === undefined) {
@@ -172,6 +184,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
         const document = await resolvePoolDocument(p.config, endpointPicker, base, p.name);
         pools.push(buildPool({ name: p.name, endpoints: p.endpoints, models: p.models, document }, ctx));
       }
+      if (options.modelCatalogue !== undefined) throw new SwitchyardError('CONFIG_INVALID', `${where}: gateway.pools: a model catalogue (Kubernetes model mappings) fills one pool; the config defines several`);
       models = new ModelRegistry({ pools: pools.map((p) => p.pool), routes: section.routes });
     }
     parsers = agreedParsers(pools, where);
@@ -182,6 +195,10 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   const single = pools[0]?.pool;
   // Single pool: no configured model list; the endpoints' own lists tell which names are real.
   if (models === undefined && single?.endpoints !== undefined) known.follow(single.endpoints, clock);
+  if (models === undefined && single !== undefined && options.modelCatalogue !== undefined) {
+    models = catalogueRouter = new CatalogueRouter(single, options.modelCatalogue);
+    known.followCatalogue(options.modelCatalogue);
+  }
   let routing: Pick<GatewayOptions, 'models' | 'scheduler' | 'endpoints' | 'rotation' | 'ready'> = {};
   if (models !== undefined) routing = { models };
   else if (single !== undefined) {

@@ -1,6 +1,7 @@
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import type { Clock, EndpointPool, TimerHandle } from '@switchyard/core';
 import { relayModels } from '../gateway/ops.js';
+import type { ModelCatalogue } from './catalogue-router.js';
 
 /**
  * Label value under which requests for models the gateway does not know are counted.
@@ -14,7 +15,8 @@ const REFRESH_MS = 30_000;
 /**
  * The model names the gateway labels metrics with: the configured ones (pool models, route
  * names and their targets) plus, in single-pool mode, those the endpoints list on `/v1/models`
- * (refreshed every 30 s). Any other name a client sends is labelled {@link UNKNOWN_MODEL_LABEL},
+ * (refreshed every 30 s) and those a live {@link ModelCatalogue} names now (Kubernetes IPP
+ * ConfigMaps). Any other name a client sends is labelled {@link UNKNOWN_MODEL_LABEL},
  * so random model names cannot grow the metric series (and push real models into
  * `__overflow__`). The list of names itself is bounded by what operators configure and what
  * model servers serve.
@@ -22,6 +24,9 @@ const REFRESH_MS = 30_000;
  */
 export class KnownModels {
   readonly #names = new Set<string>();
+  /** The followed catalogue's names: replaced on each change, so a removed name stops counting. */
+  #catalogueNames: ReadonlySet<string> = new Set();
+  #unfollowCatalogue: (() => void) | undefined;
   #timer: TimerHandle | undefined;
   #clock: Clock | undefined;
   #closed = false;
@@ -31,7 +36,7 @@ export class KnownModels {
   }
 
   /** The label value of `model`. */
-  readonly label = (model: string): string => (this.#names.has(model) ? model : UNKNOWN_MODEL_LABEL);
+  readonly label = (model: string): string => (this.#names.has(model) || this.#catalogueNames.has(model) ? model : UNKNOWN_MODEL_LABEL);
 
   /** Adds names (a model list answered by an endpoint). */
   add(names: Iterable<string>): void {
@@ -51,9 +56,20 @@ export class KnownModels {
     refresh();
   }
 
-  /** Stops refreshing. */
+  /** Counts the names `catalogue` holds, as they change, until {@link KnownModels.close}. */
+  followCatalogue(catalogue: ModelCatalogue): void {
+    this.#unfollowCatalogue?.();
+    const refresh = (): void => { this.#catalogueNames = new Set(catalogue.names()); };
+    catalogue.on('change', refresh);
+    this.#unfollowCatalogue = () => { catalogue.off('change', refresh); };
+    refresh();
+  }
+
+  /** Stops refreshing and following the catalogue. */
   close(): void {
     this.#closed = true;
+    this.#unfollowCatalogue?.();
+    this.#unfollowCatalogue = undefined;
     if (this.#timer !== undefined) this.#clock?.clearTimeout(this.#timer);
     this.#timer = undefined;
   }

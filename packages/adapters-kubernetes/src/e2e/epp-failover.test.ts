@@ -7,7 +7,7 @@ import { reqBody, reqHeaders } from '../../../adapters-envoy/src/test-support/wi
 import { mutationHeaders } from '../test-support/header-mutation.js';
 import { eppLeaseName } from '../leader/lease-elector.js';
 import type { LeaseObject } from '../resources/types.js';
-import { startEppProcess, type EppProcess } from '../test-support/epp-process.js';
+import { startEppProcess, type EppProcess } from '../test-support/cli-process.js';
 import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
 import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
 import { LEASES, PODS, POOLS, podObject, poolObject } from '../test-support/objects.js';

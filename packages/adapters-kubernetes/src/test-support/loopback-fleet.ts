@@ -10,14 +10,14 @@ export interface LoopbackFleet {
 
 /**
  * Starts one simulated model server per IP (127.0.0.2, 127.0.0.3, …) on the same port, with the
- * pod name as its `x-simulator-pod` header.
+ * pod name as its `x-simulator-pod` header, serving base model `m` and the LoRA `adapters`.
  */
-export async function startLoopbackFleet(pods: readonly { readonly ip: string; readonly name: string }[]): Promise<LoopbackFleet> {
+export async function startLoopbackFleet(pods: readonly { readonly ip: string; readonly name: string }[], adapters: readonly string[] = []): Promise<LoopbackFleet> {
   const servers = new Map<string, ModelServer>();
   let port = 0;
   try {
     for (const pod of pods) {
-      const server = new ModelServer({ podName: pod.name, overrides: { modelName: 'm' }, timeScale: 50 });
+      const server = new ModelServer({ podName: pod.name, overrides: { modelName: 'm', loraAdapters: [...adapters] }, timeScale: 50 });
       // The first server picks a free port; the others take the same one on their own IP.
       const address = await server.listen(port, pod.ip);
       port = address.port;
