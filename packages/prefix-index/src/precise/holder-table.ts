@@ -21,6 +21,7 @@ export class HolderTable {
   #free = NONE;
   #used = 0;
   #live = 0;
+  #version = 0;
 
   constructor(tiers: number) {
     this.tiers = tiers;
@@ -31,6 +32,14 @@ export class HolderTable {
   /** Live (key, endpoint) entries. */
   get size(): number {
     return this.#live;
+  }
+
+  /**
+   * Changes whenever an entry is created or freed, the only operations that change which entry
+   * heads a key's holder list: a head read at one version is still the head at the same version.
+   */
+  get version(): number {
+    return this.#version;
   }
 
   /** Bytes of the typed arrays. */
@@ -75,6 +84,20 @@ export class HolderTable {
       this.#live++;
     }
     return this.#add(e, tier, delta);
+  }
+
+  /**
+   * {@link HolderTable.adjust} given `head`, the head of the key's holder list read at some
+   * earlier version (negative: unknown). Entries created since then are linked in front of it and
+   * none was freed while the caller only added, so when (key, slot) is found from `head` it is the
+   * entry; when it is not, this falls back to the lookup (which also sees entries created since).
+   * Only for callers that have checked {@link HolderTable.version} and have not removed entries.
+   */
+  adjustFrom(head: number, key: number, slot: number, tier: number, delta: number): number {
+    const d = this.data;
+    const S = this.stride;
+    for (let e = head; e >= 0; e = d[e * S + 1] as number) if (d[e * S] === slot) return this.#add(e, tier, delta);
+    return this.adjust(key, slot, tier, delta);
   }
 
   /**
@@ -158,9 +181,11 @@ export class HolderTable {
     d[e * S + 1] = this.#free;
     this.#free = e;
     this.#live--;
+    this.#version++;
   }
 
   #alloc(): number {
+    this.#version++;
     if (this.#free !== NONE) {
       const e = this.#free;
       this.#free = this.data[e * this.stride + 1] as number;

@@ -131,7 +131,12 @@ export class PreciseKvIndex implements PrefixIndex {
     const now = this.#clock.now();
     this.#spec.expire(now);
     const slot = this.#state(endpointId).slot;
-    for (const chain of keys.chains) for (const key of chain) this.#spec.add(key, slot, now);
+    // After a match of these keys (a pick), its holder-list heads spare each key a table lookup.
+    const heads = this.#matcher.headsFor(keys, this.#holders.version);
+    let k = 0;
+    for (const chain of keys.chains) {
+      for (let i = 0; i < chain.length; i++, k++) this.#spec.add(chain[i] as number, slot, now, heads === undefined ? -1 : heads[k]);
+    }
   }
 
   /** Longest-prefix match per endpoint, tier-weighted; see the class description. */

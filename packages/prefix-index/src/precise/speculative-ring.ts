@@ -98,9 +98,12 @@ export class Speculations {
     return this.#ring.size > 0;
   }
 
-  /** Counts `key` as held by `slot` until `now + ttl` (or confirmation). */
-  add(key: number, slot: number, now: number): void {
-    const entry = this.#holders.adjust(key, slot, this.#tier, 1);
+  /**
+   * Counts `key` as held by `slot` until `now + ttl` (or confirmation). `head`: the key's holder
+   * list head at the table's current version, when known (see {@link HolderTable.adjustFrom}).
+   */
+  add(key: number, slot: number, now: number, head = -1): void {
+    const entry = head >= 0 ? this.#holders.adjustFrom(head, key, slot, this.#tier, 1) : this.#holders.adjust(key, slot, this.#tier, 1);
     this.#ring.push(key, slot, this.#gens[slot] ?? 0, now + this.#ttl, entry);
   }
 

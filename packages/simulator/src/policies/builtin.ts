@@ -23,6 +23,7 @@ import type { PolicyContext, PolicyFactory, SimPolicy } from '../fleet/types.js'
 import { toPrefixIndexBatch } from './kv-bridge.js';
 import { ORACLE_PREFIX_SCORER, createOraclePrefixScorer } from './oracle.js';
 import { createRoundRobinPicker, roundRobinPickerPlugin } from './round-robin.js';
+import { SharedPromptHasher } from './shared-prompt-hasher.js';
 
 /**
  * Names of the built-in policies.
@@ -58,9 +59,12 @@ export function createSimulatorRegistry(): Promise<PluginRegistry> {
   return Promise.resolve(registry);
 }
 
+/** One hasher for every simulated gateway: it memoises the shared prompts' keys across requests and replicas. */
+const sharedPromptHasher = new SharedPromptHasher();
+
 /** The packs of {@link createSimulatorRegistry}. */
 function simulatorPacks(): PluginPack[] {
-  return [prefixIndexPack(), flowControlPack, { name: '@switchyard/simulator', plugins: [roundRobinPickerPlugin] }];
+  return [prefixIndexPack({ hasher: sharedPromptHasher }), flowControlPack, { name: '@switchyard/simulator', plugins: [roundRobinPickerPlugin] }];
 }
 
 /** The precise indexes of a config's plugins (producers expose theirs as `index`). */

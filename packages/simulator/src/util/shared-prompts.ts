@@ -12,10 +12,27 @@ import { hashBlocks } from './block-hash.js';
  */
 const hashesOf = new WeakMap<ArrayLike<number>, { root: number; blockSize: number; hashes: number[] }>();
 
+/** Shared prompts by their buffer, so a byte view of one (the gateway's prompt bytes) is recognised. */
+const byBuffer = new WeakMap<ArrayBufferLike, Uint32Array>();
+
 /** Marks `tokens` as a shared, immutable prompt whose block hashes may be memoised. */
 export function shareTokens(tokens: Uint32Array): Uint32Array {
-  if (!hashesOf.has(tokens)) hashesOf.set(tokens, { root: 0, blockSize: 0, hashes: [] });
+  if (!hashesOf.has(tokens)) {
+    hashesOf.set(tokens, { root: 0, blockSize: 0, hashes: [] });
+    byBuffer.set(tokens.buffer, tokens);
+  }
   return tokens;
+}
+
+/** Whether `tokens` is a prompt registered with {@link shareTokens} (and so never mutated). */
+export function isSharedPrompt(tokens: unknown): tokens is Uint32Array {
+  return tokens instanceof Uint32Array && hashesOf.has(tokens);
+}
+
+/** The shared prompt whose exact bytes `bytes` views, if any. */
+export function sharedPromptOfBytes(bytes: Uint8Array): Uint32Array | undefined {
+  const tokens = byBuffer.get(bytes.buffer);
+  return tokens !== undefined && tokens.byteOffset === bytes.byteOffset && tokens.byteLength === bytes.byteLength ? tokens : undefined;
 }
 
 /**
