@@ -1,25 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@switchyard/core/testing';
-import { rm } from 'node:fs/promises';
 import { runEppCli, ServingStatus, type RunningEpp } from '@switchyard/envoy';
 import { EnvoyEmulator } from '../../../adapters-envoy/src/test-support/envoy-client.js';
 import { reqBody, reqHeaders } from '../../../adapters-envoy/src/test-support/wire-helpers.js';
 import { mutationHeaders } from '../test-support/header-mutation.js';
-import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
-import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
-import { CONFIGMAPS, OBJECTIVES, PODS, POOLS, modelMappingObject, podObject, poolObject, setReady } from '../test-support/objects.js';
+import type { FakeApiServer } from '../test-support/fake-api/index.js';
+import type { LoopbackFleet } from '../test-support/loopback-fleet.js';
+import { startPoolCluster, type PoolCluster } from '../test-support/pool-cluster.js';
+import { CONFIGMAPS, OBJECTIVES, PODS, POOLS, modelMappingObject, podObject, setReady } from '../test-support/objects.js';
 
 const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5'];
 
-/** The core test kit's `waitFor`: re-checked every event-loop turn, no fixed sleeps. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  await waitFor(check, { what });
-}
-
 describe('switchyard-epp --pool-name follows an InferencePool on the fake API server', () => {
+  let cluster: PoolCluster;
   let api: FakeApiServer;
   let fleet: LoopbackFleet;
-  let kube: { path: string; dir: string };
   let epp: RunningEpp;
   let envoy: EnvoyEmulator;
   const stop = new AbortController();
@@ -47,14 +42,10 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
   const members = (): string[] => epp.pool.list().map((e) => e.address).sort();
 
   beforeAll(async () => {
-    fleet = await startLoopbackFleet(IPS.map((ip, i) => ({ ip, name: `vllm-${String(i)}` })));
-    api = await startFakeApiServer();
-    kube = await writeKubeconfig(api.url);
-    api.store.create(POOLS, 'default', poolObject('chat', { app: 'vllm' }, [fleet.port]));
-    api.store.create(PODS, 'default', podObject('vllm-0', IPS[0]!));
-    api.store.create(PODS, 'default', podObject('vllm-1', IPS[1]!));
+    cluster = await startPoolCluster(IPS);
+    ({ api, fleet } = cluster);
     const started = new Promise<RunningEpp>((resolve) => {
-      exited = runEppCli(['--pool-name', 'chat', '--pool-namespace', 'default', '--kubeconfig', kube.path, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--drain-timeout', '0s'], {
+      exited = runEppCli([...cluster.flags, '--grpc-port', '0', '--metrics-port', '0', '--drain-timeout', '0s'], {
         stdout: () => undefined,
         stderr: (t) => (stderr += t),
         signal: stop.signal,
@@ -69,30 +60,28 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
     stop.abort();
     expect(await exited).toBe(0);
     envoy.close();
-    await api.close();
-    await fleet.close();
-    await rm(kube.dir, { recursive: true, force: true });
+    await cluster.close();
   });
 
   it('is ready once synced and routes only to the pool pods after every change', async () => {
-    await until(() => members().length === 2, 'both pods joined');
+    await waitFor(() => members().length === 2, { what: 'both pods joined' });
     expect(await envoy.check('readiness')).toBe(ServingStatus.SERVING);
     await expectOnly([addr(0), addr(1)]);
     expect(epp.pool.get('default/vllm-0-rank-0')?.metrics).toBeDefined();
 
     // Readiness flips off: only vllm-0 is left.
     setReady(api.store, 'default', 'vllm-1', false);
-    await until(() => members().length === 1, 'vllm-1 left');
+    await waitFor(() => members().length === 1, { what: 'vllm-1 left' });
     await expectOnly([addr(0)]);
 
     // Scale up.
     api.store.create(PODS, 'default', podObject('vllm-2', IPS[2]!));
-    await until(() => members().length === 2, 'vllm-2 joined');
+    await waitFor(() => members().length === 2, { what: 'vllm-2 joined' });
     await expectOnly([addr(0), addr(2)]);
 
     // A label change takes vllm-0 out.
     api.store.patch(PODS, 'default', 'vllm-0', { metadata: { labels: { app: 'retired' } } });
-    await until(() => members().length === 1, 'vllm-0 relabelled');
+    await waitFor(() => members().length === 1, { what: 'vllm-0 relabelled' });
     await expectOnly([addr(2)]);
 
     // A 410: the watch reconnects from a compacted resourceVersion and relists.
@@ -100,7 +89,7 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
     api.store.create(PODS, 'default', podObject('vllm-3', IPS[3]!));
     api.store.compact();
     api.endWatches();
-    await until(() => members().length === 2, 'vllm-3 after the relist');
+    await waitFor(() => members().length === 2, { what: 'vllm-3 after the relist' });
     await expectOnly([addr(2), addr(3)]);
 
     // API server restart: known endpoints keep serving, then changes flow again.
@@ -108,12 +97,12 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
     await expectOnly([addr(2), addr(3)]);
     await restarted;
     api.store.delete(PODS, 'default', 'vllm-2');
-    await until(() => members().length === 1, 'vllm-2 deleted after the restart');
+    await waitFor(() => members().length === 1, { what: 'vllm-2 deleted after the restart' });
     await expectOnly([addr(3)]);
 
     // Selector change on the pool: relist, the relabelled pod is back in.
     api.store.patch(POOLS, 'default', 'chat', { spec: { selector: { matchLabels: { app: 'retired' } } } });
-    await until(() => members().join() === addr(0), 'selector switched to app=retired');
+    await waitFor(() => members().join() === addr(0), { what: 'selector switched to app=retired' });
     await expectOnly([addr(0)]);
 
     const metrics = await (await fetch(`http://127.0.0.1:${String(epp.metricsServer!.port)}/metrics`)).text();
@@ -128,12 +117,12 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
     expect(await metricsText()).not.toMatch(/llm_d_epp_request_total\{[^}]*priority="10"/);
     api.store.create(OBJECTIVES, 'default', { apiVersion: 'llm-d.ai/v1alpha2', kind: 'InferenceObjective', metadata: { name: 'critical' }, spec: { priority: 10, poolRef: { name: 'chat' } } });
     api.store.create(OBJECTIVES, 'default', { apiVersion: 'llm-d.ai/v1alpha2', kind: 'InferenceObjective', metadata: { name: 'elsewhere' }, spec: { priority: 5, poolRef: { name: 'other-pool' } } });
-    await until(() => epp.objectives.priorityOf('critical') === 10, 'objective arrived');
+    await waitFor(() => epp.objectives.priorityOf('critical') === 10, { what: 'objective arrived' });
     expect(epp.objectives.get('elsewhere')).toBeUndefined();
     await route({ 'x-gateway-inference-objective': 'critical' });
     expect(await metricsText()).toMatch(/llm_d_epp_request_total\{[^}]*priority="10"[^}]*\} 1/);
     api.store.delete(OBJECTIVES, 'default', 'critical');
-    await until(() => epp.objectives.get('critical') === undefined, 'objective deleted');
+    await waitFor(() => epp.objectives.get('critical') === undefined, { what: 'objective deleted' });
   });
 
   it('sets x-gateway-base-model-name live from the IPP model-mapping ConfigMaps', async () => {
@@ -143,16 +132,16 @@ describe('switchyard-epp --pool-name follows an InferencePool on the fake API se
     api.store.create(CONFIGMAPS, 'default', modelMappingObject('llama-adapters', 'llama-3', ['sql-lora', 'chat-lora']));
     api.store.create(CONFIGMAPS, 'default', modelMappingObject('unmanaged', 'qwen', ['code-lora'], false));
     api.store.create(CONFIGMAPS, 'default', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'broken', labels: { 'inference.llm-d.ai/ipp-managed': 'true' } }, data: { adapters: '- x' } });
-    await until(async () => (await base('sql-lora')) === 'llama-3', 'the mapping arrived');
+    await waitFor(async () => (await base('sql-lora')) === 'llama-3', { what: 'the mapping arrived' });
     expect(await base('llama-3')).toBe('llama-3');
     expect(await base('code-lora')).toBe('');
     expect(stderr).toMatch(/ignoring ConfigMap default\/broken: data\.baseModel: required/);
     // Removing the label drops the mapping; labelling the other ConfigMap adds its own.
     api.store.patch(CONFIGMAPS, 'default', 'llama-adapters', { metadata: { labels: { 'inference.llm-d.ai/ipp-managed': null } } });
     api.store.patch(CONFIGMAPS, 'default', 'unmanaged', { metadata: { labels: { 'inference.llm-d.ai/ipp-managed': 'true' } } });
-    await until(async () => (await base('code-lora')) === 'qwen', 'the relabelled ConfigMap arrived');
+    await waitFor(async () => (await base('code-lora')) === 'qwen', { what: 'the relabelled ConfigMap arrived' });
     expect(await base('sql-lora')).toBe('');
     api.store.delete(CONFIGMAPS, 'default', 'unmanaged');
-    await until(async () => (await base('code-lora')) === '', 'the deleted ConfigMap left');
+    await waitFor(async () => (await base('code-lora')) === '', { what: 'the deleted ConfigMap left' });
   });
 });

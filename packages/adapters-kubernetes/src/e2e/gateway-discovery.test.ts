@@ -2,23 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '@switchyard/core/testing';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { rm } from 'node:fs/promises';
 import { runGatewayCli, type Gateway } from '@switchyard/express';
-import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
-import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
-import { CONFIGMAPS, PODS, POOLS, REWRITES, modelMappingObject, podObject, poolObject, setReady } from '../test-support/objects.js';
+import type { FakeApiServer } from '../test-support/fake-api/index.js';
+import { startPoolCluster, type PoolCluster } from '../test-support/pool-cluster.js';
+import { CONFIGMAPS, PODS, REWRITES, modelMappingObject, podObject, setReady } from '../test-support/objects.js';
 
 const IPS = ['127.0.0.2', '127.0.0.3', '127.0.0.4'];
 
-/** The core test kit's `waitFor`: re-checked every event-loop turn, no fixed sleeps. */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  await waitFor(check, { what });
-}
-
 describe('switchyard-gateway --pool-name follows an InferencePool on the fake API server', () => {
+  let cluster: PoolCluster;
   let api: FakeApiServer;
-  let fleet: LoopbackFleet;
-  let kube: { path: string; dir: string };
   let gateway: Gateway;
   let url: string;
 
@@ -38,14 +31,10 @@ describe('switchyard-gateway --pool-name follows an InferencePool on the fake AP
   const size = (): number => gateway.pools[0]!.source.size;
 
   beforeAll(async () => {
-    fleet = await startLoopbackFleet(IPS.map((ip, i) => ({ ip, name: `vllm-${String(i)}` })));
-    api = await startFakeApiServer();
-    kube = await writeKubeconfig(api.url);
-    api.store.create(POOLS, 'default', poolObject('chat', { app: 'vllm' }, [fleet.port]));
-    api.store.create(PODS, 'default', podObject('vllm-0', IPS[0]!));
-    api.store.create(PODS, 'default', podObject('vllm-1', IPS[1]!));
+    cluster = await startPoolCluster(IPS);
+    api = cluster.api;
     const errors: string[] = [];
-    const result = await runGatewayCli(['--pool-name', 'chat', '--pool-namespace', 'default', '--kubeconfig', kube.path, '--port', '0', '--host', '127.0.0.1'], { out: () => undefined, err: (l) => errors.push(l) });
+    const result = await runGatewayCli([...cluster.flags, '--port', '0'], { out: () => undefined, err: (l) => errors.push(l) });
     if (result.kind !== 'running') throw new Error(`gateway did not start: ${errors.join('\n')}`);
     gateway = result.gateway;
     url = result.url;
@@ -53,23 +42,21 @@ describe('switchyard-gateway --pool-name follows an InferencePool on the fake AP
 
   afterAll(async () => {
     await gateway.close();
-    await api.close();
-    await fleet.close();
-    await rm(kube.dir, { recursive: true, force: true });
+    await cluster.close();
   });
 
   it('routes HTTP requests only to the ready pool pods as they change', async () => {
-    await until(() => size() === 2, 'two pods joined');
+    await waitFor(() => size() === 2, { what: 'two pods joined' });
     await expectOnly(['vllm-0', 'vllm-1']);
     setReady(api.store, 'default', 'vllm-0', false);
-    await until(() => size() === 1, 'vllm-0 unready');
+    await waitFor(() => size() === 1, { what: 'vllm-0 unready' });
     await expectOnly(['vllm-1']);
     api.store.create(PODS, 'default', podObject('vllm-2', IPS[2]!, { labels: { app: 'vllm', 'llm-d.ai/role': 'decode' } }));
-    await until(() => size() === 2, 'vllm-2 joined');
+    await waitFor(() => size() === 2, { what: 'vllm-2 joined' });
     expect(gateway.pools[0]!.source.get('default/vllm-2-rank-0')?.labels['llm-d.ai/role']).toBe('decode');
     await expectOnly(['vllm-1', 'vllm-2']);
     api.store.delete(PODS, 'default', 'vllm-1');
-    await until(() => size() === 1, 'vllm-1 deleted');
+    await waitFor(() => size() === 1, { what: 'vllm-1 deleted' });
     await expectOnly(['vllm-2']);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toMatch(/switchyard_kubernetes_endpoints\{pool="chat",state="ready"\} 1/);
@@ -83,10 +70,10 @@ describe('switchyard-gateway --pool-name follows an InferencePool on the fake AP
       metadata: { name: 'alias-to-m' },
       spec: { poolRef: { name: 'chat' }, rules: [{ matches: [{ model: { value: 'alias' } }], targets: [{ modelRewrite: 'm' }] }] },
     });
-    await until(() => gateway.pools[0]!.rewrites.get('alias-to-m') !== undefined, 'rewrite arrived');
+    await waitFor(() => gateway.pools[0]!.rewrites.get('alias-to-m') !== undefined, { what: 'rewrite arrived' });
     expect((await complete('alias')).status).toBe(200);
     api.store.delete(REWRITES, 'default', 'alias-to-m');
-    await until(() => gateway.pools[0]!.rewrites.get('alias-to-m') === undefined, 'rewrite deleted');
+    await waitFor(() => gateway.pools[0]!.rewrites.get('alias-to-m') === undefined, { what: 'rewrite deleted' });
     expect((await complete('alias')).status).toBe(404);
   });
 

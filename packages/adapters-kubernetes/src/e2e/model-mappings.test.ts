@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { rm } from 'node:fs/promises';
 import { waitFor } from '@switchyard/core/testing';
 import { EnvoyEmulator } from '../../../adapters-envoy/src/test-support/envoy-client.js';
 import { reqBody, reqHeaders } from '../../../adapters-envoy/src/test-support/wire-helpers.js';
 import { startEppProcess, startGatewayProcess, type CliProcess, type EppProcess, type GatewayProcess } from '../test-support/cli-process.js';
 import { kubectl } from '../test-support/fake-api/kubectl.js';
-import { startFakeApiServer, writeKubeconfig, type FakeApiServer } from '../test-support/fake-api/index.js';
 import { mutationHeaders } from '../test-support/header-mutation.js';
-import { startLoopbackFleet, type LoopbackFleet } from '../test-support/loopback-fleet.js';
-import { PODS, POOLS, podObject, poolObject } from '../test-support/objects.js';
+import { startPoolCluster, type PoolCluster } from '../test-support/pool-cluster.js';
 
 const IPS = ['127.0.0.2', '127.0.0.3'];
 /** What every pod serves: base model `m` and two LoRA adapters. */
@@ -41,8 +38,7 @@ interface Answer {
 
 // Both built CLIs on one fake API server, the ConfigMap created, patched and deleted with kubectl.
 describe('IPP model-mapping ConfigMaps drive switchyard-gateway\'s model names and switchyard-epp\'s header, live', () => {
-  let api: FakeApiServer;
-  let fleet: LoopbackFleet;
+  let cluster: PoolCluster;
   let kube: { path: string; dir: string };
   let gateway: GatewayProcess;
   let epp: EppProcess;
@@ -78,15 +74,11 @@ describe('IPP model-mapping ConfigMaps drive switchyard-gateway\'s model names a
 
   beforeAll(async () => {
     subscribe('http.server.request.start', onRequest);
-    fleet = await startLoopbackFleet(IPS.map((ip, i) => ({ ip, name: `vllm-${String(i)}` })), ADAPTERS);
-    api = await startFakeApiServer();
-    kube = await writeKubeconfig(api.url);
-    api.store.create(POOLS, 'default', poolObject('chat', { app: 'vllm' }, [fleet.port]));
-    for (const [i, ip] of IPS.entries()) api.store.create(PODS, 'default', podObject(`vllm-${String(i)}`, ip));
-    const discovery = ['--pool-name', 'chat', '--pool-namespace', 'default', '--kubeconfig', kube.path, '--host', '127.0.0.1'];
+    cluster = await startPoolCluster(IPS, { adapters: ADAPTERS });
+    kube = cluster.kube;
     [gateway, epp] = await Promise.all([
-      startGatewayProcess([...discovery, '--port', '0']),
-      startEppProcess([...discovery, '--grpc-port', '0', '--metrics-port', '0', '--drain-timeout', '0s']),
+      startGatewayProcess([...cluster.flags, '--port', '0']),
+      startEppProcess([...cluster.flags, '--grpc-port', '0', '--metrics-port', '0', '--drain-timeout', '0s']),
     ]);
     envoy = new EnvoyEmulator(epp.port);
     await wait(async () => (await complete('m')).status === 200, 'the gateway routes to the pool');
@@ -101,9 +93,7 @@ describe('IPP model-mapping ConfigMaps drive switchyard-gateway\'s model names a
       expect(await p.exited).toBe(0);
     };
     await Promise.all([stop(gateway), stop(epp)]);
-    await api.close();
-    await fleet.close();
-    await rm(kube.dir, { recursive: true, force: true });
+    await cluster.close();
   });
 
   it('without a ConfigMap: every name is forwarded, /v1/models is the pods\' own, the header is empty', async () => {
