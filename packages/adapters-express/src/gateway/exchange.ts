@@ -1,19 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
-import type { Classification, Decision, Endpoint, InferenceRequest, ParseTiming, PickOptions, TimerHandle } from '@switchyard/core';
+import type { Classification, Decision, Endpoint, InferenceRequest, ParseTiming, PickOptions } from '@switchyard/core';
 import { buildUpstreamHeaders } from '../proxy/headers.js';
 import { startForward, type ForwardControl, type ForwardOptions, type ForwardResult } from '../proxy/forward.js';
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
-import type { RouteResolution } from '../models/router.js';
 import { ClientGoneError, receiveBody, type BodySink } from './body.js';
 import { connectionOf, keepHalfOpen, type Connection, type ConnectionWatcher } from './connection.js';
-import type { PoolMetrics } from './metrics.js';
 import { failOpenPlan, planFromDecision, type ForwardPlan } from './plan.js';
 import { sendError } from './respond.js';
 import type { GatewayRuntime } from './runtime.js';
-import type { Membership } from './member-list.js';
-import type { Abortable, PendingDecision } from './tracker.js';
+import type { PendingDecision } from './tracker.js';
+import { Forwarding, RECEIVING, Routed, Scheduling, type ExchangeStage } from './exchange-stage.js';
 
 /** Status recorded for requests whose client left before any answer (nginx's convention). */
 const CLIENT_CLOSED = 499;
@@ -51,19 +49,9 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   readonly #path: string;
   readonly #onDone: (() => void) | undefined;
   #done = false;
-  #request: InferenceRequest | undefined;
-  #route: RouteResolution | undefined;
-  #pm: PoolMetrics | undefined;
-  #signal: AbortSignal | undefined;
-  #plan: ForwardPlan | undefined;
-  #started = 0;
   #parsed: ParseTiming | undefined;
-  /** Handles of this request in the tracker and the connection's watchers. */
-  #pendingEntry: Membership<PendingDecision> | undefined;
-  #forwardingEntry: Membership<Abortable> | undefined;
-  #watch: Membership<ConnectionWatcher> | undefined;
-  /** The upstream deadline: from the first dispatch to the response head. */
-  #deadline: TimerHandle | undefined;
+  /** Where the request is, with what that stage knows (see exchange-stage.ts). */
+  #stage: ExchangeStage = RECEIVING;
 
   constructor(rt: GatewayRuntime, req: IncomingMessage, res: ServerResponse, path: string, onDone: (() => void) | undefined) {
     this.#rt = rt;
@@ -122,16 +110,15 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         this.#finish();
         return;
       }
-      this.#request = request;
-      this.#route = route;
-      this.#pm = rt.metrics.forPool(route.pool.name);
+      const routed = new Routed(request, route, rt.metrics.forPool(route.pool.name));
+      this.#stage = routed;
       const rewrite = route.modelRewrite;
       if (rt.classify === undefined) {
-        this.#schedule(rewrite === undefined ? undefined : { modelRewrite: rewrite });
+        this.#schedule(routed, rewrite === undefined ? undefined : { modelRewrite: rewrite });
         return;
       }
       Promise.resolve(rt.classify(this.#req, request)).then(
-        (c) => { this.#schedule(rewrite === undefined ? c : { ...c, modelRewrite: rewrite }); },
+        (c) => { this.#schedule(routed, rewrite === undefined ? c : { ...c, modelRewrite: rewrite }); },
         (err: unknown) => { this.#fail(err); },
       );
     } catch (err) {
@@ -146,7 +133,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.#conn.close(shuttingDown());
   }
 
-  #schedule(classification: Classification | undefined): void {
+  #schedule(routed: Routed, classification: Classification | undefined): void {
     const rt = this.#rt;
     try {
       if (rt.tracker.shuttingDown) {
@@ -154,20 +141,17 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         this.#finish();
         return;
       }
-      const request = this.#request as InferenceRequest;
-      const pm = this.#pm as PoolMetrics;
       const signal = this.#conn.signal();
-      this.#signal = signal;
-      this.#started = rt.clock.now();
-      this.#pendingEntry = rt.tracker.addPending(this);
-      pm.scheduling.inc();
+      const scheduling = new Scheduling(routed, signal, rt.clock.now(), rt.tracker.addPending(this));
+      this.#stage = scheduling;
+      routed.pm.scheduling.inc();
       const trustHeaders = rt.trusts(this.#req);
       // Two literals instead of a conditional spread, which copies properties one by one.
       const parsed = this.#parsed;
       const options: PickOptions = classification === undefined ? { signal, trustHeaders, trace: rt.trace, parsed } : { signal, trustHeaders, trace: rt.trace, parsed, classification };
       let pending: Promise<Decision>;
       try {
-        pending = (this.#route as RouteResolution).pool.scheduler.pick(request, options);
+        pending = routed.route.pool.scheduler.pick(routed.request, options);
       } catch (err) {
         this.#onPickError(err);
         return;
@@ -178,20 +162,24 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     }
   }
 
-  #picked(): void {
+  /** The decision (or its failure) arrived: leaves the pending list (throws, for #fail, if not scheduling). */
+  #picked(): Scheduling {
+    const stage = this.#stage;
+    if (stage.kind !== 'scheduling') throw new SwitchyardError('INTERNAL', `a decision arrived while the request was ${stage.kind}`);
     const rt = this.#rt;
-    const pm = this.#pm as PoolMetrics;
-    rt.tracker.deletePending(this.#pendingEntry);
+    const pm = stage.routed.pm;
+    rt.tracker.deletePending(stage.pendingEntry);
     pm.scheduling.dec();
-    pm.schedulingDuration.observe((rt.clock.now() - this.#started) / 1000);
+    pm.schedulingDuration.observe((rt.clock.now() - stage.started) / 1000);
+    return stage;
   }
 
   readonly #onDecision = (decision: Decision): void => {
     try {
-      this.#picked();
+      const scheduling = this.#picked();
       let plan: ForwardPlan;
       try {
-        plan = planFromDecision(decision, (this.#route as RouteResolution).pool.rotation);
+        plan = planFromDecision(decision, scheduling.routed.route.pool.rotation);
       } catch (err) {
         // Without a plan #fail cannot end the decision's lifecycle; end it here.
         decision.complete({ kind: 'error', error: err });
@@ -203,7 +191,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         this.#finish();
         return;
       }
-      this.#forward(plan);
+      this.#forward(scheduling, plan);
     } catch (err) {
       this.#fail(err);
     }
@@ -211,7 +199,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   readonly #onPickError = (err: unknown): void => {
     try {
-      this.#picked();
+      const scheduling = this.#picked();
       const rt = this.#rt;
       const res = this.res;
       if (this.#conn.closed) {
@@ -225,17 +213,17 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         this.#finish();
         return;
       }
-      const plan = this.#onSchedulerFailure(err);
+      const plan = this.#onSchedulerFailure(scheduling.routed, err);
       if (plan === undefined) this.#finish();
-      else this.#forward(plan);
+      else this.#forward(scheduling, plan);
     } catch (e) {
       this.#fail(e);
     }
   };
 
-  #onSchedulerFailure(err: unknown): ForwardPlan | undefined {
+  #onSchedulerFailure(routed: Routed, err: unknown): ForwardPlan | undefined {
     const rt = this.#rt;
-    const route = this.#route as RouteResolution;
+    const route = routed.route;
     const pool = route.pool;
     if (rt.failureMode === 'FailClose') {
       rt.metrics.pickerFailures.labels(pool.name, 'fail_close').inc();
@@ -243,36 +231,48 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       return undefined;
     }
     rt.metrics.pickerFailures.labels(pool.name, 'fail_open').inc();
-    const plan = failOpenPlan(pool, this.#request as InferenceRequest, route.modelRewrite, rt.failOpenCursor, rt.maxAttempts);
+    const plan = failOpenPlan(pool, routed.request, route.modelRewrite, rt.failOpenCursor, rt.maxAttempts);
     if (plan === undefined) sendError(this.res, new SwitchyardError('REJECTED_NO_ENDPOINTS', `the scheduler failed and pool "${pool.name}" has no endpoint to fail open to`));
     return plan;
   }
 
-  #forward(plan: ForwardPlan): void {
+  #forward(scheduling: Scheduling, plan: ForwardPlan): void {
     const rt = this.#rt;
     const req = this.#req;
-    this.#plan = plan;
+    const routed = scheduling.routed;
+    // The plan is the stage's first: if anything below throws, #fail completes it.
+    const forwarding = new Forwarding(routed, plan, scheduling.signal);
+    this.#stage = forwarding;
     // Everything that can throw comes before the request is registered as forwarding, so that a
     // failure (answered by #fail) leaves nothing behind in the tracker, the gauges or the watchers.
     if (plan.targets.length === 0) throw new SwitchyardError('INTERNAL', 'the plan has no endpoint to forward to');
-    const upstream = new UpstreamRequest(rt, req, this.#request as InferenceRequest, plan, this, this.#path);
-    this.#watch = this.#conn.watch(this);
-    if (this.#watch === undefined) {
+    const upstream = new UpstreamRequest(rt, req, routed.request, plan, this, this.#path);
+    forwarding.watch = this.#conn.watch(this);
+    if (forwarding.watch === undefined) {
       plan.complete({ kind: 'cancelled' });
       this.#finish();
       return;
     }
     plan.revoked?.addEventListener('abort', this.#onRevoked, { once: true });
-    this.#forwardingEntry = rt.tracker.addForwarding(this);
-    (this.#pm as PoolMetrics).inFlight.inc();
-    this.#started = rt.clock.now();
+    forwarding.forwardingEntry = rt.tracker.addForwarding(this);
+    routed.pm.inFlight.inc();
+    forwarding.started = rt.clock.now();
     // One deadline for the whole wait for a head: queueing for a connection, connecting, every
     // attempt. undici's own timeouts count per attempt and not the pool queue, so a request
     // queued behind hung ones would otherwise wait several times the head timeout.
-    this.#deadline = rt.clock.setTimeout(this.#onDeadline, rt.headersTimeoutMs);
+    forwarding.deadline = rt.clock.setTimeout(this.#onDeadline, rt.headersTimeoutMs);
     startForward(upstream, this.#onForwarded);
     // startForward armed `abort` synchronously; a revocation that came first applies now.
     if (plan.revoked?.aborted === true) this.#onRevoked();
+  }
+
+  /**
+   * The forwarding stage, for the forward's callbacks, which only run while there is one; they
+   * run from timers and sockets, where a throw would end the process, so they check instead.
+   */
+  #forwarding(): Forwarding | undefined {
+    const stage = this.#stage;
+    return stage.kind === 'forwarding' ? stage : undefined;
   }
 
   /** The client connection closed: cut the forward in progress. */
@@ -281,50 +281,57 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   }
 
   readonly #onRevoked = (): void => {
-    const reason: unknown = this.#plan?.revoked?.reason;
+    const stage = this.#stage;
+    const reason: unknown = stage.kind === 'forwarding' ? stage.plan.revoked?.reason : undefined;
     this.abort?.(reason instanceof Error ? reason : new SwitchyardError('EVICTED', 'request evicted by flow control'));
   };
 
   readonly #onDeadline = (): void => {
-    this.#deadline = undefined;
+    const forwarding = this.#forwarding();
+    if (forwarding === undefined) return;
+    forwarding.deadline = undefined;
     const rt = this.#rt;
-    rt.metrics.upstreamAttempts.labels((this.#route as RouteResolution).pool.name, 'headers-timeout').inc();
+    rt.metrics.upstreamAttempts.labels(forwarding.routed.route.pool.name, 'headers-timeout').inc();
     this.abort?.(new SwitchyardError('UPSTREAM_TIMEOUT', `no upstream response head within upstream.headersTimeoutMs (${rt.headersTimeoutMs}), queueing for a connection, connecting and retries included`));
   };
 
-  #clearDeadline(): void {
-    if (this.#deadline === undefined) return;
-    this.#rt.clock.clearTimeout(this.#deadline);
-    this.#deadline = undefined;
+  #clearDeadline(forwarding: Forwarding): void {
+    if (forwarding.deadline === undefined) return;
+    this.#rt.clock.clearTimeout(forwarding.deadline);
+    forwarding.deadline = undefined;
   }
 
   /** Forward hook: the upstream response head arrived. */
   readonly onResponseStart = (endpoint: Endpoint, status: number): void => {
-    this.#clearDeadline();
+    const forwarding = this.#forwarding();
+    if (forwarding === undefined) return;
+    this.#clearDeadline(forwarding);
     const at = this.#rt.clock.now();
-    (this.#pm as PoolMetrics).upstreamHeaderDuration.observe((at - this.#started) / 1000);
-    this.#plan?.onResponseStart({ endpoint, status, at });
+    forwarding.routed.pm.upstreamHeaderDuration.observe((at - forwarding.started) / 1000);
+    forwarding.plan.onResponseStart({ endpoint, status, at });
   };
 
   /** Forward hook: one attempt failed. */
   readonly onAttemptFailed = (endpoint: Endpoint, failure: UpstreamFailureKind): void => {
-    const route = this.#route as RouteResolution;
+    const route = this.#forwarding()?.routed.route;
+    if (route === undefined) return;
     this.#rt.metrics.upstreamAttempts.labels(route.pool.name, failure).inc();
     if (countsAsEndpointFailure(failure)) route.pool.rotation?.recordFailure(endpoint.id);
   };
 
   readonly #onForwarded = (result: ForwardResult): void => {
     const rt = this.#rt;
-    const pm = this.#pm as PoolMetrics;
-    const plan = this.#plan as ForwardPlan;
     try {
-      this.#clearDeadline();
-      plan.revoked?.removeEventListener('abort', this.#onRevoked);
-      this.#conn.unwatch(this.#watch);
-      rt.tracker.deleteForwarding(this.#forwardingEntry);
+      const forwarding = this.#forwarding();
+      if (forwarding === undefined) throw new SwitchyardError('INTERNAL', `a forward ended while the request was ${this.#stage.kind}`);
+      const pm = forwarding.routed.pm;
+      this.#clearDeadline(forwarding);
+      forwarding.plan.revoked?.removeEventListener('abort', this.#onRevoked);
+      this.#conn.unwatch(forwarding.watch);
+      rt.tracker.deleteForwarding(forwarding.forwardingEntry);
       pm.inFlight.dec();
       if (result.attempts > 1) pm.retries.inc(result.attempts - 1);
-      this.#settle(result);
+      this.#settle(forwarding, result);
     } catch (err) {
       this.#fail(err);
       return;
@@ -332,12 +339,12 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.#finish();
   };
 
-  #settle(result: ForwardResult): void {
+  #settle(forwarding: Forwarding, result: ForwardResult): void {
     const rt = this.#rt;
     const res = this.res;
-    const pm = this.#pm as PoolMetrics;
-    const plan = this.#plan as ForwardPlan;
-    const rotation = (this.#route as RouteResolution).pool.rotation;
+    const pm = forwarding.routed.pm;
+    const plan = forwarding.plan;
+    const rotation = forwarding.routed.route.pool.rotation;
     switch (result.kind) {
       case 'ok': {
         pm.attemptsOk.inc();
@@ -352,7 +359,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         if (sick) rotation?.recordFailure(result.endpoint.id);
         else rotation?.recordSuccess(result.endpoint.id);
         plan.complete(result.status < 400 ? (usage === undefined ? { kind: 'success' } : { kind: 'success', usage }) : { kind: 'error', status: result.status });
-        pm.requestDuration.observe((rt.clock.now() - this.#started) / 1000);
+        pm.requestDuration.observe((rt.clock.now() - forwarding.started) / 1000);
         return;
       }
       case 'failed': {
@@ -367,7 +374,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
         return;
       case 'aborted': {
         // This request's own abort (client gone, eviction, forced shutdown), else the connection's.
-        const reason: unknown = this.reason ?? this.#signal?.reason;
+        const reason: unknown = this.reason ?? forwarding.signal.reason;
         if (isSwitchyardError(reason) && reason.code === 'REJECTED_CONTEXT_CANCELLED') {
           rt.metrics.clientAborts.labels('upstream').inc();
           plan.complete({ kind: 'cancelled' });
@@ -387,7 +394,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   /** A bug in a stage: answer (or cut the connection), end the lifecycle, count the request. */
   #fail(err: unknown): void {
     sendError(this.res, err);
-    this.#plan?.complete({ kind: 'error', error: err });
+    const stage = this.#stage;
+    if (stage.kind === 'forwarding') stage.plan.complete({ kind: 'error', error: err });
     this.#finish();
   }
 
@@ -395,7 +403,8 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   #finish(): void {
     if (this.#done) return;
     this.#done = true;
-    if (this.#watch !== undefined) this.#conn.unwatch(this.#watch);
+    const stage = this.#stage;
+    if (stage.kind === 'forwarding' && stage.watch !== undefined) this.#conn.unwatch(stage.watch);
     const res = this.res;
     this.#rt.metrics.countRequest('inference', res.headersSent ? res.statusCode : CLIENT_CLOSED);
     this.#onDone?.();
