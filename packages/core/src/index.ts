@@ -183,7 +183,7 @@ export type {
 // Metrics of our own
 export {
   SchedulerMetrics, FastMetric, OVERFLOW_LABEL_VALUE, FastCounter, FastCounterChild, FastGauge,
-  FastGaugeChild, FastHistogram, FastHistogramChild, recordNotActedOn, NOT_ACTED_ON_METRIC,
+  FastGaugeChild, FastHistogram, FastHistogramChild, recordNotActedOn, NOT_ACTED_ON_METRIC, llmdErrorCode,
 } from './observability/index.js';
 export type {
   SchedulerMetricsOptions, RequestLabel, FastMetricOptions, FastMetricSample, FastMetricSeries,

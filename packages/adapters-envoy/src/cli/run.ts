@@ -50,6 +50,8 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     emitEndpointScores: args.llmd.emitEndpointScores,
     resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
     endpoints,
+    // llm-d labels its pool gauges with the pool's name; without one (file discovery) it is `epp`.
+    poolName: typeof args.kubernetes['pool-name'] === 'string' ? args.kubernetes['pool-name'] : 'epp',
     host: args.host,
     grpcPort: args.grpcPort,
     grpcHealthPort: args.grpcHealthPort,

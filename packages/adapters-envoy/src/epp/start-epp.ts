@@ -27,6 +27,11 @@ export interface EppOptions {
   readonly grpcPort?: number | undefined;
   /** Health-only gRPC port for probes (llm-d's `--grpc-health-port`, 9003 there); 0 picks a free port. Default: none. */
   readonly grpcHealthPort?: number | undefined;
+  /**
+   * The pool's name: the `name` label of the pool gauges (`ready_endpoints`, `average_*`) and the
+   * `inference_pool` label of flow control's, as llm-d labels them. Default unset (unlabelled).
+   */
+  readonly poolName?: string | undefined;
   /** `/metrics` port, or false for none. Default 9090. */
   readonly metricsPort?: number | false | undefined;
   /** TLS for the gRPC port. */
@@ -160,6 +165,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       packs: [prefixIndexPack({ metrics: prefixMetrics }), flowControlPack, ...(options.packs ?? [])],
       metrics: schedulerMetrics,
       admissionMetrics: flowRegistry,
+      poolName: options.poolName,
       objectives,
       rewrites,
       sharedState: shared,

@@ -262,6 +262,7 @@ export class ExtProcStream {
       chunkBytes: this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES,
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),
+      onChunk: d?.onResponseChunk === undefined ? undefined : (bytes) => d.onResponseChunk?.(bytes),
     });
     this.#phase = 'response';
     if (d !== undefined) d.onResponseStart({ endpoint: resolveServedEndpoint(this.#served, d, this.#o.pool), status: this.#response.status, at: this.#clock.now() });

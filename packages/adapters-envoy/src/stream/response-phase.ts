@@ -31,6 +31,8 @@ export interface ResponsePhaseOptions {
   readonly send: (message: ProcessingResponse) => void;
   /** Usage became known (reported once, at the end). */
   readonly onUsage: (usage: Usage) => void;
+  /** One response body chunk of `bytes` bytes arrived from the model server (TTFT, ITL, size). */
+  readonly onChunk?: ((bytes: number) => void) | undefined;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -84,6 +86,7 @@ export class ResponsePhase {
   /** Handles one body chunk; returns how the response ended when this was the last one. */
   body(chunk: Uint8Array, endOfStream: boolean): ResponseEnd | undefined {
     if (this.#done) return undefined;
+    if (chunk.length > 0) this.#o.onChunk?.(chunk.length);
     const out = this.#reader.push(chunk);
     if (!endOfStream) {
       if (out !== undefined) this.#sendBody(out, false);

@@ -311,6 +311,11 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     forwarding.plan.onResponseStart({ endpoint, status, at });
   };
 
+  /** Forward hook: one upstream body chunk arrived. */
+  readonly onResponseChunk = (bytes: number): void => {
+    this.#plan?.onResponseChunk(bytes);
+  };
+
   /** Forward hook: one attempt failed. */
   readonly onAttemptFailed = (endpoint: Endpoint, failure: UpstreamFailureKind): void => {
     const route = this.#forwarding()?.routed.route;
@@ -433,6 +438,7 @@ class UpstreamRequest implements ForwardOptions {
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
   readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  readonly onResponseChunk: (bytes: number) => void;
   readonly onAttemptFailed: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
 
   constructor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, plan: ForwardPlan, exchange: InferenceExchange, path: string) {
@@ -454,6 +460,7 @@ class UpstreamRequest implements ForwardOptions {
     this.headersTimeoutMs = rt.headersTimeoutMs;
     this.bodyTimeoutMs = rt.bodyTimeoutMs;
     this.onResponseStart = exchange.onResponseStart;
+    this.onResponseChunk = exchange.onResponseChunk;
     this.onAttemptFailed = exchange.onAttemptFailed;
   }
 }

@@ -25,6 +25,8 @@ export interface ForwardPlan {
   onResponseStart(info: ResponseStartInfo): void;
   /** Reports usage. */
   onUsage(usage: Usage): void;
+  /** Reports one upstream response body chunk of `bytes` bytes. */
+  onResponseChunk(bytes: number): void;
   /** Ends the lifecycle; later calls are ignored. */
   complete(outcome: RequestOutcome): void;
 }
@@ -81,6 +83,10 @@ class DecisionPlan implements ForwardPlan {
 
   onUsage(usage: Usage): void {
     this.#decision.onUsage(usage);
+  }
+
+  onResponseChunk(bytes: number): void {
+    this.#decision.onResponseChunk?.(bytes);
   }
 
   complete(outcome: RequestOutcome): void {
@@ -158,5 +164,6 @@ class FailOpenPlan implements ForwardPlan {
 
   onResponseStart(): void {}
   onUsage(): void {}
+  onResponseChunk(): void {}
   complete(): void {}
 }

@@ -37,6 +37,8 @@ export interface AttemptContext {
   readonly responseHeaders: Readonly<Record<string, string>>;
   /** Called when the upstream response head arrives, before it is written. */
   readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  /** Called with the size of each upstream body chunk as it arrives (TTFT, ITL, response size). */
+  readonly onResponseChunk?: ((bytes: number) => void) | undefined;
 }
 
 /**
@@ -109,6 +111,7 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   }
 
   onData(chunk: Buffer): boolean {
+    if (chunk.length > 0) this.#ctx.onResponseChunk?.(chunk.length);
     const out = this.#processor?.push(chunk);
     if (out === undefined || out.length === 0) return true;
     if (this.#held !== undefined) {

@@ -42,6 +42,8 @@ export interface ForwardOptions {
   readonly bodyTimeoutMs: number;
   /** The upstream response head arrived from `endpoint`. */
   readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  /** One upstream body chunk of `bytes` bytes arrived. */
+  readonly onResponseChunk?: ((bytes: number) => void) | undefined;
   /** One attempt failed (before or after the head); used by the circuit breaker and metrics. */
   readonly onAttemptFailed?: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
 }

@@ -6,3 +6,4 @@ export { FastCounter, FastCounterChild, FastGauge, FastGaugeChild, FastHistogram
 export type { FastHistogramOptions } from './fast-metrics.js';
 export type { RequestSeries } from './request-series.js';
 export { recordNotActedOn, NOT_ACTED_ON_METRIC } from './not-acted-on-metric.js';
+export { llmdErrorCode } from './error-code.js';

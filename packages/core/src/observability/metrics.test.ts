@@ -51,10 +51,10 @@ describe('SchedulerMetrics', () => {
     const metrics = new SchedulerMetrics();
     const none: Filter = { type: 'none', name: 'none', filter: () => [] };
     await expect(new EndpointPicker({ pool, metrics, config: createSchedulerConfig({ profiles: [{ filters: [none] }] }) }).pick(chat())).rejects.toThrow();
-    expect(await valueOf(metrics.registry, 'llm_d_epp_request_error_total', { error_code: 'rejected_saturated' })).toBe(1);
+    expect(await valueOf(metrics.registry, 'llm_d_epp_request_error_total', { error_code: 'ResourceExhausted' })).toBe(1);
     const d = await new EndpointPicker({ pool, metrics }).pick(chat());
     d.complete({ kind: 'error', status: 503 });
-    expect(await valueOf(metrics.registry, 'llm_d_epp_request_error_total', { error_code: 'upstream_503' })).toBe(1);
+    expect(await valueOf(metrics.registry, 'llm_d_epp_request_error_total', { error_code: 'ModelServerError' })).toBe(1);
   });
 
   it('registers into a given registry with a custom prefix, and merges with others', async () => {

@@ -3,6 +3,9 @@ import type { ExtensionPoint, PluginObserver } from '../scheduling/observer.js';
 import type { Plugin } from '../scheduling/plugins.js';
 import { FastCounter, FastGauge, FastHistogram, type FastHistogramChild } from './fast-metrics.js';
 import { RequestSeriesCache, type RequestSeries } from './request-series.js';
+import { PoolGauges } from './pool-gauges.js';
+import type { Clock } from '../clock/clock.js';
+import type { EndpointPool } from '../endpoints/pool.js';
 
 /** Label names of the per-request metrics. @public */
 export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
@@ -30,12 +33,23 @@ export interface SchedulerMetricsOptions {
    * clients cannot fill the series cap. @defaultValue the name itself
    */
   readonly modelLabel?: ((model: string) => string) | undefined;
+  /** Labels of `llm_d_epp_info` (default empty strings). */
+  readonly build?: { readonly commit?: string; readonly ref?: string } | undefined;
 }
 
+// Bucket boundaries are llm-d's (pkg/epp/metrics), so dashboards' quantiles read the same.
 const LATENCY_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
+const TTFT_BUCKETS = LATENCY_BUCKETS.slice(0, 24);
+// 32778 (not 32768) is llm-d's own typo, kept so bucket series line up.
 const TOKEN_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32778, 65536, 131072, 262144, 524288, 1048576];
+const OUTPUT_TOKEN_BUCKETS = TOKEN_BUCKETS.slice(0, 12);
+const REQUEST_SIZE_BUCKETS = Array.from({ length: 25 }, (_, i) => 64 * 2 ** i);
+const RESPONSE_SIZE_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32778, 65536];
+const NTPOT_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10];
+const TPOT_BUCKETS = [0.0005, 0.00205, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.125, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 2];
+const ITL_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2];
+const REQUEST_PROCESSING_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.015, 0.025, 0.04, 0.06, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SCHEDULER_BUCKETS = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1];
-const PLUGIN_BUCKETS = [0.00001, 0.00002, 0.00005, 0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1];
 
 /**
  * The picker's own Prometheus metrics, under llm-d's `llm_d_epp_*` names: request totals and
@@ -63,6 +77,29 @@ export class SchedulerMetrics {
   readonly inputTokens: FastHistogram<RequestLabel>;
   /** `request_output_tokens`: completion tokens reported by the model server. */
   readonly outputTokens: FastHistogram<RequestLabel>;
+  /** `request_cached_tokens`: prompt tokens the engine served from its prefix cache (when reported). */
+  readonly cachedTokens: FastHistogram<RequestLabel>;
+  /** `request_size_bytes`: request body size, recorded with `request_total`. */
+  readonly requestSize: FastHistogram<RequestLabel>;
+  /** `response_size_bytes`: response body bytes from the model server, at completion. */
+  readonly responseSize: FastHistogram<RequestLabel>;
+  /** `request_ttft_seconds`: arrival to the first non-empty response body chunk, by `streaming`. */
+  readonly ttft: FastHistogram<RequestLabel | 'streaming'>;
+  /** `request_streaming_tpot_seconds`: streamed requests, (e2e − TTFT) / (completion tokens − 1). */
+  readonly streamingTpot: FastHistogram<RequestLabel>;
+  /** `request_streaming_itl_seconds`: streamed requests, time between consecutive response chunks. */
+  readonly streamingItl: FastHistogram<RequestLabel>;
+  /** `request_ntpot_seconds`: e2e duration / completion tokens, at completion. */
+  readonly ntpot: FastHistogram<RequestLabel>;
+  /** `request_processing_duration_seconds`: arrival to the decision (admission, queueing, scheduling). */
+  readonly requestProcessing: FastHistogram;
+  /**
+   * `scheduler_attempts_total`: one per scheduling attempt; on success labelled with the primary
+   * endpoint (`endpoint_name`, `namespace`, `port`), empty on failure.
+   */
+  readonly schedulerAttempts: FastCounter<'status' | 'target_model_name' | 'endpoint_name' | 'namespace' | 'port'>;
+  /** `info{commit, build_ref}` = 1: the build serving the metrics. */
+  readonly info: FastGauge<'commit' | 'build_ref'>;
   /** `scheduler_e2e_duration_seconds`: producers + profiles of one cycle. */
   readonly schedulerE2eDuration: FastHistogram;
   /** `plugin_duration_seconds`: one plugin call (sampled). */
@@ -81,6 +118,7 @@ export class SchedulerMetrics {
   readonly staleEndpoints: FastGauge<'detector'>;
   /** The plugin timing observer the picker hands to its scheduler. */
   readonly observer: PluginObserver;
+  readonly #poolGauges: PoolGauges;
   readonly #series: RequestSeriesCache;
   readonly #modelLabel: ((model: string) => string) | undefined;
 
@@ -97,13 +135,31 @@ export class SchedulerMetrics {
     this.requestDuration = new FastHistogram({ name: `${p}request_duration_seconds`, help: 'Request duration from arrival to completion.', labelNames: requestLabels, buckets: LATENCY_BUCKETS, registers, maxSeries });
     this.requestRunning = new FastGauge({ name: `${p}request_running`, help: 'Requests scheduled and not yet complete.', labelNames: requestLabels, registers, maxSeries });
     this.inputTokens = new FastHistogram({ name: `${p}request_input_tokens`, help: 'Prompt tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers, maxSeries });
-    this.outputTokens = new FastHistogram({ name: `${p}request_output_tokens`, help: 'Completion tokens per request.', labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers, maxSeries });
+    this.outputTokens = new FastHistogram({ name: `${p}request_output_tokens`, help: 'Completion tokens per request.', labelNames: requestLabels, buckets: OUTPUT_TOKEN_BUCKETS, registers, maxSeries });
+    this.cachedTokens = new FastHistogram({ name: `${p}request_cached_tokens`, help: "Prompt tokens served from the engine's prefix cache, per request (when the model server reports them).", labelNames: requestLabels, buckets: TOKEN_BUCKETS, registers, maxSeries });
+    this.requestSize = new FastHistogram({ name: `${p}request_size_bytes`, help: 'Request body size in bytes.', labelNames: requestLabels, buckets: REQUEST_SIZE_BUCKETS, registers, maxSeries });
+    this.responseSize = new FastHistogram({ name: `${p}response_size_bytes`, help: 'Response body size in bytes.', labelNames: requestLabels, buckets: RESPONSE_SIZE_BUCKETS, registers, maxSeries });
+    this.ttft = new FastHistogram({ name: `${p}request_ttft_seconds`, help: 'Time from request arrival to the first non-empty response body chunk (streaming: whether the request asked for a stream).', labelNames: [...requestLabels, 'streaming'], buckets: TTFT_BUCKETS, registers, maxSeries });
+    this.streamingTpot = new FastHistogram({ name: `${p}request_streaming_tpot_seconds`, help: 'Time per output token after the first, of streamed requests with more than one completion token.', labelNames: requestLabels, buckets: TPOT_BUCKETS, registers, maxSeries });
+    this.streamingItl = new FastHistogram({ name: `${p}request_streaming_itl_seconds`, help: 'Time between consecutive non-empty response chunks of streamed requests.', labelNames: requestLabels, buckets: ITL_BUCKETS, registers, maxSeries });
+    this.ntpot = new FastHistogram({ name: `${p}request_ntpot_seconds`, help: 'End-to-end request duration divided by completion tokens.', labelNames: requestLabels, buckets: NTPOT_BUCKETS, registers, maxSeries });
+    this.requestProcessing = new FastHistogram({ name: `${p}request_processing_duration_seconds`, help: 'Time from request arrival to its scheduling decision (admission, queueing and scheduling).', buckets: REQUEST_PROCESSING_BUCKETS, registers, maxSeries });
+    this.schedulerAttempts = new FastCounter({
+      name: `${p}scheduler_attempts_total`,
+      help: 'Scheduling attempts by status (success, failure); on success labelled with the primary endpoint.',
+      labelNames: ['status', 'target_model_name', 'endpoint_name', 'namespace', 'port'],
+      registers,
+      maxSeries,
+    });
+    this.info = new FastGauge({ name: `${p}info`, help: 'Build of the serving Switchyard (value 1).', labelNames: ['commit', 'build_ref'], registers });
+    this.info.labels(options.build?.commit ?? '', options.build?.ref ?? '').set(1);
+    this.#poolGauges = new PoolGauges(registry, p);
     this.schedulerE2eDuration = new FastHistogram({ name: `${p}scheduler_e2e_duration_seconds`, help: 'Scheduling cycle duration (producers and profiles).', buckets: SCHEDULER_BUCKETS, registers, maxSeries });
     this.pluginDuration = new FastHistogram({
       name: `${p}plugin_duration_seconds`,
       help: 'Duration of one plugin call (sampled).',
       labelNames: ['extension_point', 'plugin_type', 'plugin_name'],
-      buckets: PLUGIN_BUCKETS,
+      buckets: SCHEDULER_BUCKETS,
       registers,
       maxSeries,
     });
@@ -123,7 +179,7 @@ export class SchedulerMetrics {
         child.observe(ms / 1000);
       },
     };
-    const { requestTotal, requestRunning, requestDuration, inputTokens, outputTokens } = this;
+    const { requestTotal, requestRunning, requestDuration, inputTokens, outputTokens, cachedTokens, requestSize, responseSize, ttft, streamingTpot, streamingItl, ntpot } = this;
     this.#series = new RequestSeriesCache(Math.max(1, Math.floor(maxSeries ?? 1000)), (labels, key) => ({
       labels,
       total: requestTotal.labelsByKey(key, labels),
@@ -131,7 +187,24 @@ export class SchedulerMetrics {
       duration: requestDuration.labelsByKey(key, labels),
       inputTokens: inputTokens.labelsByKey(key, labels),
       outputTokens: outputTokens.labelsByKey(key, labels),
+      cachedTokens: cachedTokens.labelsByKey(key, labels),
+      requestSize: requestSize.labelsByKey(key, labels),
+      responseSize: responseSize.labelsByKey(key, labels),
+      ttftStreaming: ttft.labelsByKey(`${key}\u0000true`, [...labels, 'true']),
+      ttftUnary: ttft.labelsByKey(`${key}\u0000false`, [...labels, 'false']),
+      streamingTpot: streamingTpot.labelsByKey(key, labels),
+      streamingItl: streamingItl.labelsByKey(key, labels),
+      ntpot: ntpot.labelsByKey(key, labels),
     }));
+  }
+
+  /**
+   * Summarises `pool` in the pool gauges (`average_*`, `std_dev_*`, `per_endpoint_queue_size`)
+   * under the `name` label `poolName`, over endpoints whose metrics are at most `stalenessMs`
+   * old; the values are computed when scraped. The picker calls this; returns the detach function.
+   */
+  watchPool(poolName: string, pool: EndpointPool, clock: Clock, stalenessMs: number): () => void {
+    return this.#poolGauges.watch(poolName, pool, clock, stalenessMs);
   }
 
   /**

@@ -18,6 +18,22 @@ export interface RequestSeries {
   readonly inputTokens: FastHistogramChild;
   /** `request_output_tokens`. */
   readonly outputTokens: FastHistogramChild;
+  /** `request_cached_tokens`. */
+  readonly cachedTokens: FastHistogramChild;
+  /** `request_size_bytes`. */
+  readonly requestSize: FastHistogramChild;
+  /** `response_size_bytes`. */
+  readonly responseSize: FastHistogramChild;
+  /** `request_ttft_seconds{streaming="true"}`. */
+  readonly ttftStreaming: FastHistogramChild;
+  /** `request_ttft_seconds{streaming="false"}`. */
+  readonly ttftUnary: FastHistogramChild;
+  /** `request_streaming_tpot_seconds`. */
+  readonly streamingTpot: FastHistogramChild;
+  /** `request_streaming_itl_seconds`. */
+  readonly streamingItl: FastHistogramChild;
+  /** `request_ntpot_seconds`. */
+  readonly ntpot: FastHistogramChild;
 }
 
 /**

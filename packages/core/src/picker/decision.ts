@@ -8,6 +8,7 @@ import type { SchedulingRequest } from '../scheduling/request.js';
 import type { Clock } from '../clock/clock.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
 import type { Decision } from './types.js';
+import { llmdErrorCode } from '../observability/error-code.js';
 
 const NO_FALLBACKS: readonly Endpoint[] = Object.freeze([]);
 
@@ -83,6 +84,12 @@ export class PickDecision implements Decision {
   #serving: Endpoint;
   #done = false;
   #usage: Usage | undefined;
+  /** Clock time (ms) of the first non-empty response chunk, or -1 before it. */
+  #firstChunkAt = -1;
+  /** Clock time (ms) of the latest non-empty response chunk. */
+  #lastChunkAt = -1;
+  /** Response body bytes seen. */
+  #responseBytes = 0;
 
   constructor(init: DecisionInit, shared: DecisionShared, grant: AdmissionGrant, series: RequestSeries | undefined) {
     this.request = init.request;
@@ -153,6 +160,23 @@ export class PickDecision implements Decision {
     }
   }
 
+  onResponseChunk(bytes: number): void {
+    if (this.#done || bytes <= 0) return;
+    this.#responseBytes += bytes;
+    const s = this.#series;
+    if (s === undefined) return;
+    // llm-d's moments: TTFT at the first non-empty chunk, ITL between consecutive ones (streams).
+    const now = this.#shared.clock.now();
+    if (this.#firstChunkAt < 0) {
+      this.#firstChunkAt = now;
+      const ttft = Math.max(0, now - this.request.receivedAt) / 1000;
+      (this.request.request.stream ? s.ttftStreaming : s.ttftUnary).observe(ttft);
+    } else if (this.request.request.stream) {
+      s.streamingItl.observe(Math.max(0, now - this.#lastChunkAt) / 1000);
+    }
+    this.#lastChunkAt = now;
+  }
+
   complete(outcome: RequestOutcome): void {
     if (this.#done) return;
     this.#done = true;
@@ -178,15 +202,27 @@ export class PickDecision implements Decision {
     const s = this.#series;
     if (m === undefined || s === undefined) return;
     s.running.dec();
-    s.duration.observe(Math.max(0, this.#shared.clock.now() - this.request.receivedAt) / 1000);
+    const e2eMs = Math.max(0, this.#shared.clock.now() - this.request.receivedAt);
+    s.duration.observe(e2eMs / 1000);
+    if (this.#responseBytes > 0) s.responseSize.observe(this.#responseBytes);
     const usage = this.#usage ?? (outcome.kind === 'success' ? outcome.usage : undefined);
     if (usage !== undefined) {
-      s.inputTokens.observe(usage.promptTokens);
-      s.outputTokens.observe(usage.completionTokens);
+      const completion = usage.completionTokens;
+      // As llm-d: token histograms only record positive counts; cached tokens whenever reported.
+      if (usage.promptTokens > 0) s.inputTokens.observe(usage.promptTokens);
+      if (completion > 0) {
+        s.outputTokens.observe(completion);
+        s.ntpot.observe(e2eMs / 1000 / completion);
+      }
+      if (usage.cachedTokens !== undefined) s.cachedTokens.observe(usage.cachedTokens);
+      if (this.request.request.stream && completion > 1 && this.#firstChunkAt >= 0) {
+        s.streamingTpot.observe(Math.max(0, e2eMs - (this.#firstChunkAt - this.request.receivedAt)) / 1000 / (completion - 1));
+      }
     }
     if (outcome.kind !== 'success') {
       const [model, target, fairness, priority] = s.labels;
-      m.requestErrorTotal.labels(model, target, fairness, priority, outcome.kind === 'cancelled' ? 'cancelled' : `upstream_${outcome.status ?? 'error'}`).inc();
+      const code = outcome.kind === 'cancelled' ? llmdErrorCode({ cancelled: true }) : llmdErrorCode(outcome.error === undefined ? { upstreamStatus: outcome.status ?? 0 } : { error: outcome.error });
+      m.requestErrorTotal.labels(model, target, fairness, priority, code).inc();
     }
   }
 }

@@ -9,6 +9,7 @@ import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.j
 import { DESTINATION_HEADER } from '../headers/names.js';
 import type { SchedulerMetrics } from '../observability/metrics.js';
 import type { RequestSeries } from '../observability/request-series.js';
+import { llmdErrorCode } from '../observability/error-code.js';
 import { requestPromptTokens } from '../plugins/request-tokens.js';
 import { createDefaultRegistry } from '../registry/default-registry.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
@@ -162,8 +163,11 @@ export class EndpointPicker implements RequestScheduler {
       };
       update();
       this.pool.on('added', update).on('removed', update);
+      // llm-d's pool is always named; an unnamed picker's summary gauges say `name=""`.
+      const unwatch = options.metrics.watchPool(options.poolName ?? '', this.pool, this.#clock, this.#staleness.thresholdMs);
       this.#unsubscribe = () => {
         this.pool.off('added', update).off('removed', update);
+        unwatch();
       };
     }
   }
@@ -187,6 +191,7 @@ export class EndpointPicker implements RequestScheduler {
       if (metrics !== undefined) {
         series = metrics.requestSeries(request.model, sreq.targetModel, sreq.fairnessId, String(sreq.priority));
         series.total.inc();
+        series.requestSize.observe(request.rawBody.byteLength);
       }
 
       // A controller that can decide at once saves the microtask an awaited, settled promise costs.
@@ -212,7 +217,13 @@ export class EndpointPicker implements RequestScheduler {
         throwIfCancelled(options.signal);
       }
       if (scheduler.admitters.length > 0) scheduler.admit(ctx, sreq, candidates);
-      const result = scheduler.schedule(ctx, sreq, candidates, observer);
+      let result: SchedulingResult;
+      try {
+        result = scheduler.schedule(ctx, sreq, candidates, observer);
+      } catch (error) {
+        metrics?.schedulerAttempts.labels('failure', sreq.targetModel, '', '', '').inc();
+        throw error;
+      }
       metrics?.schedulerE2eDuration.observe((clock.now() - t0) / 1000);
 
       const primaryResult = result.profileResults.get(result.primaryProfileName);
@@ -221,6 +232,7 @@ export class EndpointPicker implements RequestScheduler {
       if (picked === undefined || primary === undefined) {
         throw new SwitchyardError('INTERNAL', `primary profile "${result.primaryProfileName}" has no target`);
       }
+      if (metrics !== undefined) recordAttempt(metrics, sreq.targetModel, primary);
       const ifAvailable = this.#ifAvailable;
       if (ifAvailable.mode !== 'off' && prefersIfAvailable(request.headers.prefer)) {
         const match = sreq.attributes.get(Attributes.prefixMatch)?.get(primary.id);
@@ -246,6 +258,7 @@ export class EndpointPicker implements RequestScheduler {
 
       const body = sreq.targetModel !== request.model && request.body !== undefined ? encoder.encode(JSON.stringify({ ...request.body, model: sreq.targetModel })) : request.rawBody;
       const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);
+      metrics?.requestProcessing.observe((clock.now() - receivedAt) / 1000);
       return new PickDecision(
         { request: sreq, targets, result, headers, responseHeaders: sreq.attributes.get(Attributes.responseHeaders) ?? NO_HEADERS, body, trace: trace?.trace, tokens },
         this.#shared,
@@ -256,7 +269,7 @@ export class EndpointPicker implements RequestScheduler {
       grant?.release(isSwitchyardError(error) && error.code === 'REJECTED_CONTEXT_CANCELLED' ? { kind: 'cancelled' } : { kind: 'error', error });
       if (metrics !== undefined) {
         const [model, target, fairness, priority] = series?.labels ?? [request.model, request.model, '', ''];
-        metrics.requestErrorTotal.labels(model, target, fairness, priority, isSwitchyardError(error) ? error.code.toLowerCase() : 'internal').inc();
+        metrics.requestErrorTotal.labels(model, target, fairness, priority, llmdErrorCode({ error })).inc();
       }
       throw error;
     }
@@ -294,6 +307,14 @@ export class EndpointPicker implements RequestScheduler {
       throw new SwitchyardError('INTERNAL', `closing the endpoint picker failed: ${detail}`, { cause: new AggregateError(errors, detail) });
     }
   }
+}
+
+/** `scheduler_attempts_total{status="success"}` with the primary's pod name, namespace and port (ids are `<namespace>/<name>` under Kubernetes). */
+function recordAttempt(metrics: SchedulerMetrics, targetModel: string, primary: Endpoint): void {
+  const slash = primary.id.indexOf('/');
+  const namespace = slash < 0 ? '' : primary.id.slice(0, slash);
+  const name = slash < 0 ? primary.id : primary.id.slice(slash + 1);
+  metrics.schedulerAttempts.labels('success', targetModel, name, namespace, String(primary.port)).inc();
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {

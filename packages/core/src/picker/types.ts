@@ -89,6 +89,12 @@ export interface Decision {
   onResponseStart(info: ResponseStartInfo): void;
   /** Report usage read from the response. */
   onUsage(usage: Usage): void;
+  /**
+   * Report one response body chunk of `bytes` bytes from the model server, as it arrives (empty
+   * chunks are ignored): times TTFT, inter-token latency and response size. Optional for
+   * schedulers other than `EndpointPicker`.
+   */
+  onResponseChunk?(bytes: number): void;
   /** End the request's lifecycle (exactly once). */
   complete(outcome: RequestOutcome): void;
 }

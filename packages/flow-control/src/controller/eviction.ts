@@ -136,9 +136,9 @@ export function createEvictor(config: FlowControlConfig, clock: Clock, metrics: 
       metrics?.revocationIssued(item.flow.priority);
       events.emit('revoked', item);
     },
-    reclaimed: (item) => metrics?.revocationFinished(item.flow.priority, 'confirmed'),
+    reclaimed: () => metrics?.revocationFinished('confirmed'),
     timedOut: (item) => {
-      metrics?.revocationFinished(item.flow.priority, 'timed_out');
+      metrics?.revocationFinished('timed_out');
       events.emit('revocationTimedOut', item);
     },
   });

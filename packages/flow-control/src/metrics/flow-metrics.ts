@@ -97,8 +97,8 @@ export class FlowControlMetrics {
   readonly #pool: string;
   readonly #queueDuration: SeriesHistogram;
   readonly #cycle: SeriesHistogramChild;
-  readonly #revIssued: Counter<'priority'>;
-  readonly #revocations: Counter<'priority' | 'outcome'>;
+  readonly #revIssued: Counter<'priority' | 'inference_pool'>;
+  readonly #revocations: Counter<'outcome' | 'inference_pool'>;
   #source: FlowControlMetricsSource | undefined;
 
   constructor(options: FlowControlMetricsOptions = {}) {
@@ -112,7 +112,8 @@ export class FlowControlMetrics {
       name: `${P}request_queue_duration_seconds`,
       help: 'Time requests spent in the flow-control queue, by final outcome.',
       labelNames: ['fairness_id', 'priority', 'outcome', 'inference_pool'],
-      buckets: options.queueDurationBuckets ?? [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      // llm-d's boundaries, so dashboards' quantiles read the same.
+      buckets: options.queueDurationBuckets ?? [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
     this.#queueDuration = queueDuration;
@@ -130,19 +131,19 @@ export class FlowControlMetrics {
       name: `${P}dispatch_cycle_duration_seconds`,
       help: 'Duration of dispatch passes that evaluated the saturation gate.',
       labelNames: [],
-      buckets: options.dispatchCycleBuckets ?? [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1],
+      buckets: options.dispatchCycleBuckets ?? [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1],
       registers,
     }).series({});
     this.#revIssued = new Counter({
       name: `${P}revocations_issued_total`,
-      help: 'Dispatched requests revoked by in-flight eviction.',
-      labelNames: ['priority'],
+      help: 'Dispatched requests revoked by in-flight eviction, by the priority of the band they were revoked for.',
+      labelNames: ['priority', 'inference_pool'],
       registers,
     });
     this.#revocations = new Counter({
       name: `${P}revocations_total`,
       help: 'Finished revocations: confirmed (the evicted request released its slot in time) or timed_out (capacity never came back).',
-      labelNames: ['priority', 'outcome'],
+      labelNames: ['outcome', 'inference_pool'],
       registers,
     });
     new Gauge({
@@ -233,11 +234,11 @@ export class FlowControlMetrics {
 
   /** Records a revocation issued against a request of `priority`. */
   revocationIssued(priority: number): void {
-    this.#revIssued.inc({ priority: String(priority) });
+    this.#revIssued.inc({ priority: String(priority), inference_pool: this.#pool });
   }
 
-  /** Records how a revocation ended. */
-  revocationFinished(priority: number, outcome: 'confirmed' | 'timed_out'): void {
-    this.#revocations.inc({ priority: String(priority), outcome });
+  /** Records how a revocation ended (llm-d labels the outcome by pool only). */
+  revocationFinished(outcome: 'confirmed' | 'timed_out'): void {
+    this.#revocations.inc({ outcome, inference_pool: this.#pool });
   }
 }

@@ -78,7 +78,7 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
       new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_ratio', help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
     ),
     hitBytes: getOr(registry, 'llm_d_epp_prefix_indexer_hit_bytes', () =>
-      new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_bytes', help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 1024, 8192, 65536, 262144, 1048576], registers }),
+      new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_bytes', help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536], registers }),
     ),
     events,
     blocks,

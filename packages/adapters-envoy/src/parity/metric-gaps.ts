@@ -1,0 +1,129 @@
+/**
+ * llm-d metric families (catalogue §4) that Switchyard's `/metrics` does not match yet or on
+ * purpose. The metrics parity test (tests/llm-d-metrics.test.ts) keeps every list exact: a listed
+ * family that appears (or matches), or an unlisted one that is missing or differs, fails it;
+ * docs/config.md's metrics table is generated from these lists.
+ */
+
+/** Families Switchyard deliberately does not expose, with the reason. */
+export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
+  llm_d_epp_plugin_data_scope_violations_total: 'Switchyard does not confine plugins to declared data keys at run time, so there is no violation to count',
+};
+
+const TWIN = 'deprecated twin: not emitted yet (the current llm_d_epp_* family is)';
+const TWINS = [
+  'inference_objective_request_total',
+  'inference_objective_request_error_total',
+  'inference_objective_request_duration_seconds',
+  'inference_objective_request_sizes',
+  'inference_objective_response_sizes',
+  'inference_objective_input_tokens',
+  'inference_objective_output_tokens',
+  'inference_objective_prompt_cached_tokens',
+  'inference_objective_running_requests',
+  'inference_objective_normalized_time_per_output_token_seconds',
+  'inference_extension_model_rewrite_decisions_total',
+  'inference_pool_average_kv_cache_utilization',
+  'inference_pool_average_queue_size',
+  'inference_pool_average_running_requests',
+  'inference_pool_ready_pods',
+  'inference_pool_per_pod_queue_size',
+  'inference_extension_scheduler_e2e_duration_seconds',
+  'inference_extension_scheduler_attempts_total',
+  'inference_extension_plugin_duration_seconds',
+  'inference_extension_info',
+  'inference_extension_flow_control_request_queue_duration_seconds',
+  'inference_extension_flow_control_dispatch_cycle_duration_seconds',
+  'inference_extension_flow_control_request_enqueue_duration_seconds',
+  'inference_extension_flow_control_queue_size',
+  'inference_extension_flow_control_queue_bytes',
+  'inference_extension_flow_control_pool_saturation',
+  'llm_d_inference_scheduler_datalayer_poll_errors_total',
+  'llm_d_inference_scheduler_datalayer_extract_errors_total',
+  'inference_extension_prefix_indexer_size',
+  'inference_extension_prefix_indexer_hit_ratio',
+  'inference_extension_prefix_indexer_hit_bytes',
+  'llm_d_inference_scheduler_disagg_decision_total',
+  'llm_d_inference_scheduler_pd_decision_total',
+  'inference_objective_inference_request_metric',
+  'inference_objective_request_ttft_seconds',
+  'inference_objective_request_predicted_ttft_seconds',
+  'inference_objective_request_ttft_prediction_duration_seconds',
+  'inference_objective_request_tpot_seconds',
+  'inference_objective_request_predicted_tpot_seconds',
+  'inference_objective_request_tpot_prediction_duration_seconds',
+  'inference_objective_request_slo_violation_total',
+  'kvcache_index_admissions_total',
+  'kvcache_index_evictions_total',
+  'kvcache_index_lookup_requests_total',
+  'kvcache_index_max_pod_hit_count_total',
+  'kvcache_index_lookup_hits_total',
+  'kvcache_index_lookup_latency_seconds',
+  'kvcache_kvevents_dedup_removed_hashes_suppressed_total',
+  'kvcache_kvevents_dedup_removed_hashes_forwarded_total',
+];
+
+const FLOW = 'flow control does not record it yet';
+const QUEUE_MODELS = 'exposed without the model_name / target_model_name labels: the flow controller does not carry the request models yet';
+const PREFIX = 'exposed, labelled by index kind instead of plugin_name / plugin_type';
+const PREDICTED = "Switchyard's predicted-latency-producer is an in-process estimator without llm-d's predictor sidecar; its prediction metrics are not recorded yet";
+const KV = "the precise prefix index counts KV events in switchyard_kv_event_* families; llm-d's kvcache index and ZMQ subscriber families are not mapped yet";
+
+/** Families that are missing, or exposed but not matching llm-d yet, with what stands in the way. */
+export const NOT_YET: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(TWINS.map((t) => [t, TWIN])),
+  llm_d_epp_response_processing_duration_seconds: 'the adapters do not time their own response handling yet',
+  llm_d_epp_model_rewrite_decisions_total: 'the model rewrite resolver does not report which InferenceModelRewrite rule matched yet',
+  llm_d_epp_flow_control_request_queue_duration_seconds: QUEUE_MODELS,
+  llm_d_epp_flow_control_queue_size: QUEUE_MODELS,
+  llm_d_epp_flow_control_queue_bytes: QUEUE_MODELS,
+  llm_d_epp_flow_control_request_enqueue_duration_seconds: FLOW,
+  llm_d_epp_flow_control_global_capacity_utilization_requests: FLOW,
+  llm_d_epp_flow_control_global_capacity_utilization_bytes: FLOW,
+  llm_d_epp_flow_control_reclaim_target: FLOW,
+  llm_d_epp_flow_control_pending_reclaim: FLOW,
+  llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,
+  llm_d_epp_datalayer_poll_errors_total: 'failed model-server polls are counted in switchyard_gateway_metrics_scrape_errors_total (gateway only) so far',
+  llm_d_epp_datalayer_extract_errors_total: 'extraction errors are not counted separately from poll errors yet',
+  llm_d_epp_extproc_streams_inflight: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_streams_active has the count',
+  llm_d_epp_extproc_stream_duration_seconds: '--enable-grpc-stream-metrics is accepted but not acted on',
+  llm_d_epp_extproc_streams_total: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_stream_failures_total counts failures',
+  llm_d_epp_prefix_indexer_size: PREFIX,
+  llm_d_epp_prefix_indexer_hit_ratio: 'exposed without the plugin_name / plugin_type labels',
+  llm_d_epp_prefix_indexer_hit_bytes: 'exposed without the plugin_name / plugin_type labels',
+  llm_d_epp_inflight_requests: "inflight-load-producer reads the pool's in-flight counts; the per-endpoint gauges are not exposed yet",
+  llm_d_epp_inflight_tokens: "inflight-load-producer reads the pool's in-flight counts; the per-endpoint gauges are not exposed yet",
+  llm_d_epp_encoder_cache_queries_total: 'mm-embeddings-cache-producer records no metrics yet',
+  llm_d_epp_encoder_cache_hits_total: 'mm-embeddings-cache-producer records no metrics yet',
+  llm_d_epp_encoder_cache_hit_ratio: 'mm-embeddings-cache-producer records no metrics yet',
+  llm_d_epp_disaggregatedset_strict_header_no_match_total: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
+  llm_d_epp_disaggregatedset_revision_gating_share: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
+  llm_d_epp_disagg_decision_total: 'exposed with decision_type only (no plugin_name, plugin_type, model_name)',
+  llm_d_epp_pd_decision_total: "pd-profile-handler's decisions are counted in disagg_decision_total",
+  llm_d_epp_program_aware_jains_fairness_index: 'program-aware-fairness records no metrics yet',
+  llm_d_epp_program_aware_avg_wait_time_milliseconds: 'program-aware-fairness records no metrics yet',
+  llm_d_epp_program_aware_attained_service_tokens: 'program-aware-fairness records no metrics yet',
+  llm_d_epp_inference_request_metric: PREDICTED,
+  llm_d_epp_request_predicted_ttft_seconds: PREDICTED,
+  llm_d_epp_request_ttft_prediction_duration_seconds: PREDICTED,
+  llm_d_epp_request_predicted_tpot_seconds: PREDICTED,
+  llm_d_epp_request_tpot_prediction_duration_seconds: PREDICTED,
+  llm_d_epp_request_slo_violation_total: PREDICTED,
+  ...Object.fromEntries(
+    [
+      'index_admissions_total', 'index_evictions_total', 'index_lookup_requests_total', 'index_max_pod_hit_count_total', 'index_lookup_hits_total',
+      'index_lookup_latency_seconds', 'events_dedup_removed_hashes_suppressed_total', 'events_dedup_removed_hashes_forwarded_total', 'events_stores_skipped_total',
+      'events_removals_skipped_total', 'events_active_subscribers', 'events_subscriber_reconnections_total', 'events_messages_received_total',
+      'events_zmq_errors_total', 'events_pool_queue_depth', 'events_pool_capacity',
+    ].map((n) => [`llm_d_epp_kv_cache_${n}`, KV]),
+  ),
+};
+
+/** Families only the EPP exposes (the HTTP gateway has no equivalent), with why. */
+export const EPP_ONLY: Readonly<Record<string, string>> = {};
+
+/** Families exposed but without samples after the test's requests (so labels are unchecked there), with why. */
+export const NOT_OBSERVED: Readonly<Record<string, string>> = {
+  llm_d_epp_flow_control_revocations_issued_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
+  llm_d_epp_flow_control_revocations_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
+};
