@@ -313,7 +313,7 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
 
   /** Forward hook: one upstream body chunk arrived. */
   readonly onResponseChunk = (bytes: number): void => {
-    this.#plan?.onResponseChunk(bytes);
+    this.#forwarding()?.plan.onResponseChunk(bytes);
   };
 
   /** Forward hook: one attempt failed. */
