@@ -211,6 +211,12 @@ export class SchedulerMetrics {
    * The bound per-request series of one label combination: one Map lookup per request instead
    * of one label hashing per metric call.
    */
+  /** The label value of a model name: the configured `modelLabel` bound (unknown names share one value), else the name. */
+  modelLabelOf(model: string): string {
+    const label = this.#modelLabel;
+    return label === undefined ? model : label(model);
+  }
+
   requestSeries(modelName: string, targetModelName: string, fairnessId: string, priority: string): RequestSeries {
     const label = this.#modelLabel;
     if (label !== undefined) return this.#series.get(label(modelName), label(targetModelName), fairnessId, priority);

@@ -221,7 +221,7 @@ export class EndpointPicker implements RequestScheduler {
       try {
         result = scheduler.schedule(ctx, sreq, candidates, observer);
       } catch (error) {
-        metrics?.schedulerAttempts.labels('failure', sreq.targetModel, '', '', '').inc();
+        if (metrics !== undefined) metrics.schedulerAttempts.labels('failure', metrics.modelLabelOf(sreq.targetModel), '', '', '').inc();
         throw error;
       }
       metrics?.schedulerE2eDuration.observe((clock.now() - t0) / 1000);
@@ -314,7 +314,7 @@ function recordAttempt(metrics: SchedulerMetrics, targetModel: string, primary: 
   const slash = primary.id.indexOf('/');
   const namespace = slash < 0 ? '' : primary.id.slice(0, slash);
   const name = slash < 0 ? primary.id : primary.id.slice(slash + 1);
-  metrics.schedulerAttempts.labels('success', targetModel, name, namespace, String(primary.port)).inc();
+  metrics.schedulerAttempts.labels('success', metrics.modelLabelOf(targetModel), name, namespace, String(primary.port)).inc();
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
