@@ -2,27 +2,16 @@
  * `@switchyard/express`: a node:http inference gateway handler (proxying, streaming, usage capture,
  * retries, circuit breaking, multi-model routing, metrics and health), with an Express middleware;
  * the Fastify plugin is the `@switchyard/express/fastify` subpath.
+ *
+ * The root export lists its public names one by one (no `export *`), grouped as the API reference
+ * groups them. The proxy machinery (body reading, header building, upstream attempts, error
+ * classification) and the config-assembly helpers stay inside the package.
  * @packageDocumentation
  */
-export {
-  createGatewayHandler,
-  DEFAULT_INFERENCE_PATHS,
-  EndpointRotation,
-  GatewayMetrics,
-  readBody,
-  BodyWatch,
-  ClientGoneError,
-  sendError,
-  sendJson,
-  requestIdGenerator,
-  connectionSignal,
-  OPERATIONAL_PATHS,
-  relayModels,
-} from './gateway/index.js';
+
+// Gateway: the node:http handler and the pool it routes over.
+export { createGatewayHandler, DEFAULT_INFERENCE_PATHS, EndpointRotation } from './gateway/index.js';
 export type {
-  BodyLimits,
-  BodyWatchHandle,
-  WatchedBody,
   GatewayHandler,
   HandleOptions,
   CloseOptions,
@@ -30,64 +19,38 @@ export type {
   UpstreamOptions,
   FailureMode,
   ClassifyHook,
+  BodyLimits,
   GatewayPool,
   EndpointRotationOptions,
   EndpointRotationEvents,
-  GatewayRoute,
-  PoolMetrics,
-  BoundCounter,
-  BoundGauge,
-  BoundHistogram,
 } from './gateway/index.js';
+
+// Framework adapters (Fastify: the `/fastify` subpath).
 export { switchyard } from './express/index.js';
 export type { SwitchyardMiddleware, ExpressLikeRequest } from './express/index.js';
+
+// Multi-model routing.
 export { CatalogueRouter, KnownModels, ModelRegistry, UNKNOWN_MODEL_LABEL, singlePoolRouter } from './models/index.js';
 export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo, CatalogueRouterOptions, ModelCatalogue } from './models/index.js';
-export {
-  buildUpstreamHeaders,
-  buildClientResponseHead,
-  rawHeader,
-  classifyUpstreamError,
-  isRetryable,
-  countsAsEndpointFailure,
-  ProxyAttempt,
-  forwardRequest,
-} from './proxy/index.js';
-export type {
-  UpstreamHeaderInput,
-  ClientResponseHead,
-  UpstreamFailureKind,
-  AttemptResult,
-  AttemptContext,
-  ForwardOptions,
-  ForwardResult,
-  ForwardControl,
-} from './proxy/index.js';
-export {
-  gatewaySectionSchema,
-  gatewayEndpointSchema,
-  addressMatcher,
-  trustPredicate,
-  splitConfig,
-  parseConfigDocument,
-  resolvePoolDocument,
-  buildPool,
-  createGatewayFromConfig,
-  createUndiciMetricsFetcher,
-} from './config/index.js';
+
+// Config: a gateway from a config document.
+export { gatewaySectionSchema, gatewayEndpointSchema, createGatewayFromConfig, createUndiciMetricsFetcher } from './config/index.js';
 export type {
   GatewaySection,
   GatewaySectionInput,
   GatewayEndpointInput,
-  SplitConfig,
-  PoolBuildSpec,
-  PoolBuildContext,
-  BuiltPool,
   GatewayFromConfigOptions,
   Gateway,
+  BuiltPool,
   UndiciMetricsFetcherOptions,
   ClosableMetricsFetcher,
 } from './config/index.js';
+
+// CLI: `switchyard-gateway`.
 export { parseGatewayArgs, GATEWAY_USAGE, runGatewayCli } from './cli/index.js';
 export type { GatewayCliArgs, GatewayCliIo, GatewayCliResult } from './cli/index.js';
+
+// Metrics.
+export { GatewayMetrics } from './gateway/index.js';
+export type { GatewayRoute, PoolMetrics, BoundCounter, BoundGauge, BoundHistogram } from './gateway/index.js';
 export { mergeExpositions } from './metrics/index.js';

@@ -1,21 +1,28 @@
-export { parseLabelSelector, matchesLabels, formatLabelSelector, selectorFromMatchLabels } from './selectors/label-selector.js';
+/**
+ * `@switchyard/kubernetes`: InferencePool discovery (pods, ports, readiness), leader election on a
+ * Lease, InferenceObjective and model-mapping watches, and the Kubernetes flags of both CLIs.
+ *
+ * The root export lists its public names one by one (no `export *`); selector, pod and port
+ * helpers stay inside the package.
+ * @packageDocumentation
+ */
 export type { LabelSelector, LabelRequirement } from './selectors/label-selector.js';
 export type { ObjectMeta, KubeObject, PodObject, InferencePoolObject, ConfigMapObject, LeaseObject } from './resources/types.js';
-export { podEndpoints, isPodReady, activePorts, ACTIVE_PORTS_ANNOTATION, ACTIVE_PORTS_ANNOTATION_LEGACY } from './discovery/pod-endpoints.js';
+export { ACTIVE_PORTS_ANNOTATION, ACTIVE_PORTS_ANNOTATION_LEGACY } from './discovery/pod-endpoints.js';
 export type { PoolSpec } from './discovery/pod-endpoints.js';
-export { poolSpecFromObject, checkTargetPorts, sameSelection, INFERENCE_POOL_GROUP } from './discovery/pool-spec.js';
+export { poolSpecFromObject, INFERENCE_POOL_GROUP } from './discovery/pool-spec.js';
 export { EndpointJoiner, httpEndpointProbe } from './discovery/endpoint-joiner.js';
 export type { EndpointJoinerOptions, EndpointProbe } from './discovery/endpoint-joiner.js';
 export { PoolDiscovery } from './discovery/pool-discovery.js';
 export type { PoolDiscoveryOptions, PoolDiscoveryEvents, PoolSource } from './discovery/pool-discovery.js';
 export { createKubeClient } from './client/kube-client.js';
 export type { KubeClient, KubeClientOptions, ListResult, ListWatchLike } from './client/kube-client.js';
-export { KubeApiError, isKubeApiError } from './client/kube-api-error.js';
+export { KubeApiError } from './client/kube-api-error.js';
 export { ResourceWatcher } from './client/resource-watcher.js';
 export type { ResourceWatcherOptions, ResourceWatcherEvents } from './client/resource-watcher.js';
 export { KubernetesMetrics } from './metrics/kubernetes-metrics.js';
 export type { KubernetesMetricsOptions } from './metrics/kubernetes-metrics.js';
-export { ObjectiveWatch, objectivesGroup, OBJECTIVES_GROUP, OBJECTIVES_GROUP_LEGACY } from './resources/objective-watch.js';
+export { ObjectiveWatch, OBJECTIVES_GROUP, OBJECTIVES_GROUP_LEGACY } from './resources/objective-watch.js';
 export type { ObjectiveWatchOptions } from './resources/objective-watch.js';
 export { LeaseElector, eppLeaseName } from './leader/lease-elector.js';
 export type { LeaseElectorOptions, LeaseElectorEvents } from './leader/lease-elector.js';

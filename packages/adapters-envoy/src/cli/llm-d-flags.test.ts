@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { forwardHeadersResponse, parseEppArgs } from '@switchyard/envoy';
+import { parseEppArgs } from '@switchyard/envoy';
+import { forwardHeadersResponse } from '../stream/forward-headers.js';
 import { EndpointPool } from '@switchyard/core';
 import { EPP_USAGE } from './args.js';
 

@@ -35,7 +35,7 @@ export type StreamPhase = 'request-headers' | 'request-body' | 'scheduling' | 'f
  * Request path: headers and body chunks are collected to end of stream, the request is parsed and
  * scheduled (waiting in flow control while the stream stays open), then the header reply
  * (destination, Content-Length, `envoy.lb` metadata), the body as ≤ 62,000-byte chunks, and a
- * trailers reply when trailers ended the body. Response path: see {@link ResponsePhase}. The
+ * trailers reply when trailers ended the body. Response path: see `ResponsePhase` (stream/response-phase.ts). The
  * decision's lifecycle completes exactly once: at response end, on cancel, or on stream end/error.
  * @public
  */

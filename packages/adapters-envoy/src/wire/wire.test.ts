@@ -1,4 +1,4 @@
-import { bodyChunkResponses, headerMapToRecord, readAddressList, setHeader, structToJson, STREAMED_BODY_CHUNK_BYTES } from '@switchyard/envoy';
+import { bodyChunkResponses, headerMapToRecord, readAddressList, setHeader, structToJson, STREAMED_BODY_CHUNK_BYTES } from './index.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addressMatcher } from '@switchyard/express';
+import { addressMatcher } from './trust.js';
 
 describe('addressMatcher', () => {
   it('matches exact addresses, mapped IPv4 and CIDRs', () => {

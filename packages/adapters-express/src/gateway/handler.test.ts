@@ -208,7 +208,7 @@ describe('createGatewayHandler: body limit and trust', () => {
 
 describe('request ids', () => {
   it('generates unique ids and propagates a client id unchanged', async () => {
-    const { requestIdGenerator } = await import('@switchyard/express');
+    const { requestIdGenerator } = await import('./request-id.js');
     const a = requestIdGenerator();
     const b = requestIdGenerator();
     const ids = new Set([a(), a(), a(), b(), b()]);

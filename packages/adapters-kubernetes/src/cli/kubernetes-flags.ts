@@ -46,7 +46,7 @@ function ports(raw: string | undefined): number[] | undefined {
 }
 
 /**
- * Reads the flags of {@link KUBERNETES_FLAGS} from parsed values. Returns undefined when
+ * Reads the flags of the flag table (`KUBERNETES_FLAGS`) from parsed values. Returns undefined when
  * neither `--pool-name` nor `--endpoint-selector` is set (and rejects the other flags then).
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
  * @public
