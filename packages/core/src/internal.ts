@@ -45,5 +45,9 @@ export { withScrapePort, formatNotActedOn } from './config/index.js';
 // Decision console
 export { errorName, findChromium, parseHeaderFlags } from './console/index.js';
 
+// Metrics: llm-d's deprecated twins of our families
+export { registerDeprecatedTwin, sameLabels } from './observability/index.js';
+export type { TwinLabels } from './observability/index.js';
+
 // Logging
 export { formatLogLine } from './logging/index.js';

@@ -7,3 +7,5 @@ export type { FastHistogramOptions } from './fast-metrics.js';
 export type { RequestSeries } from './request-series.js';
 export { recordNotActedOn, NOT_ACTED_ON_METRIC } from './not-acted-on-metric.js';
 export { llmdErrorCode } from './error-code.js';
+export { registerDeprecatedTwin, sameLabels } from './deprecated-twin.js';
+export type { TwinLabels } from './deprecated-twin.js';

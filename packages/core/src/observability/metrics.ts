@@ -4,8 +4,10 @@ import type { Plugin } from '../scheduling/plugins.js';
 import { FastCounter, FastGauge, FastHistogram, type FastHistogramChild } from './fast-metrics.js';
 import { RequestSeriesCache, type RequestSeries } from './request-series.js';
 import { PoolGauges } from './pool-gauges.js';
+import { registerDeprecatedTwin, sameLabels, type TwinLabels } from './deprecated-twin.js';
 import type { Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
+import type { FastMetricValues } from './fast-metric.js';
 
 /** Label names of the per-request metrics. @public */
 export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
@@ -33,6 +35,14 @@ export interface SchedulerMetricsOptions {
    * clients cannot fill the series cap. @defaultValue the name itself
    */
   readonly modelLabel?: ((model: string) => string) | undefined;
+  /**
+   * Also expose llm-d's deprecated twins (`inference_objective_request_total`,
+   * `inference_pool_ready_pods`, `inference_extension_scheduler_attempts_total`, …), which llm-d
+   * still emits next to the `llm_d_epp_*` families. They are computed from the current families
+   * when scraped, so recording costs nothing extra. Only with the default prefix.
+   * @defaultValue true
+   */
+  readonly deprecatedTwins?: boolean | undefined;
   /** Labels of `llm_d_epp_info` (default empty strings). */
   readonly build?: { readonly commit?: string; readonly ref?: string } | undefined;
 }
@@ -153,7 +163,8 @@ export class SchedulerMetrics {
     });
     this.info = new FastGauge({ name: `${p}info`, help: 'Build of the serving Switchyard (value 1).', labelNames: ['commit', 'build_ref'], registers });
     this.info.labels(options.build?.commit ?? '', options.build?.ref ?? '').set(1);
-    this.#poolGauges = new PoolGauges(registry, p);
+    const twins = p === 'llm_d_epp_' && options.deprecatedTwins !== false;
+    this.#poolGauges = new PoolGauges(registry, p, twins);
     this.schedulerE2eDuration = new FastHistogram({ name: `${p}scheduler_e2e_duration_seconds`, help: 'Scheduling cycle duration (producers and profiles).', buckets: SCHEDULER_BUCKETS, registers, maxSeries });
     this.pluginDuration = new FastHistogram({
       name: `${p}plugin_duration_seconds`,
@@ -166,6 +177,7 @@ export class SchedulerMetrics {
     this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['name'], registers, maxSeries });
     this.staleEndpoints = new FastGauge({ name: `${p}flow_control_stale_endpoints`, help: 'Candidates of the latest pick whose metrics were missing or older than the staleness threshold.', labelNames: ['detector'], registers, maxSeries });
     this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers, maxSeries });
+    if (twins) this.#registerTwins(registry);
     const pluginDuration = this.pluginDuration;
     // Plugins are long-lived objects: their series are found by identity, not by joined names.
     const byPlugin = new WeakMap<Plugin, Map<ExtensionPoint, FastHistogramChild>>();
@@ -196,6 +208,29 @@ export class SchedulerMetrics {
       streamingItl: streamingItl.labelsByKey(key, labels),
       ntpot: ntpot.labelsByKey(key, labels),
     }));
+  }
+
+  /** llm-d's deprecated names of these families, with their label names (catalogue §4.1, §4.3). */
+  #registerTwins(registry: Registry): void {
+    const model = sameLabels('model_name', 'target_model_name');
+    const twins: readonly (readonly [string, { readonly name: string; get(): Promise<FastMetricValues> }, TwinLabels])[] = [
+      ['inference_objective_request_total', this.requestTotal, sameLabels('model_name', 'target_model_name', 'priority')],
+      ['inference_objective_request_error_total', this.requestErrorTotal, sameLabels('model_name', 'target_model_name', 'error_code')],
+      ['inference_objective_request_duration_seconds', this.requestDuration, model],
+      ['inference_objective_request_sizes', this.requestSize, model],
+      ['inference_objective_response_sizes', this.responseSize, model],
+      ['inference_objective_input_tokens', this.inputTokens, model],
+      ['inference_objective_output_tokens', this.outputTokens, model],
+      ['inference_objective_prompt_cached_tokens', this.cachedTokens, model],
+      ['inference_objective_running_requests', this.requestRunning, sameLabels('model_name')],
+      ['inference_objective_normalized_time_per_output_token_seconds', this.ntpot, model],
+      ['inference_extension_scheduler_e2e_duration_seconds', this.schedulerE2eDuration, []],
+      ['inference_extension_scheduler_attempts_total', this.schedulerAttempts, [['status', 'status'], ['target_model_name', 'target_model_name'], ['pod_name', 'endpoint_name'], ['namespace', 'namespace'], ['port', 'port']]],
+      ['inference_extension_plugin_duration_seconds', this.pluginDuration, sameLabels('extension_point', 'plugin_type', 'plugin_name')],
+      ['inference_extension_info', this.info, sameLabels('commit', 'build_ref')],
+      ['inference_pool_ready_pods', this.readyEndpoints, sameLabels('name')],
+    ];
+    for (const [name, source, labels] of twins) registerDeprecatedTwin(registry, name, source, source.name, labels);
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint, EndpointMetrics } from '../endpoints/types.js';
 import type { FastMetricSample, FastMetricValues } from './fast-metric.js';
+import { registerDeprecatedTwin, sameLabels } from './deprecated-twin.js';
 
 /** One pool the gauges summarise. */
 interface WatchedPool {
@@ -62,7 +63,8 @@ class ScrapeGauge {
 export class PoolGauges {
   readonly #pools = new Map<string, WatchedPool>();
 
-  constructor(registry: Registry, prefix: string) {
+  /** @param twins - also register llm-d's deprecated `inference_pool_*` twins */
+  constructor(registry: Registry, prefix: string, twins: boolean) {
     const register = (g: ScrapeGauge): void => {
       // registerMetric is typed for prom-client's classes only; at run time it needs name + get().
       (registry as unknown as { registerMetric(m: unknown): void }).registerMetric(g);
@@ -70,10 +72,15 @@ export class PoolGauges {
     for (const f of FIELDS) {
       for (const [stat, name] of [['mean', `${prefix}average_${f.suffix}`], ['stddev', `${prefix}std_dev_${f.suffix}`]] as const) {
         const help = `${stat === 'mean' ? 'Mean' : 'Sample standard deviation of the'} ${f.help} over the pool's endpoints with fresh metrics.`;
-        register(new ScrapeGauge(name, help, () => this.#summary(f.read, stat)));
+        const gauge = new ScrapeGauge(name, help, () => this.#summary(f.read, stat));
+        register(gauge);
+        // llm-d kept the old names of the averages only (no std_dev twins).
+        if (twins && stat === 'mean') registerDeprecatedTwin(registry, `inference_pool_average_${f.suffix}`, gauge, name, sameLabels('name'));
       }
     }
-    register(new ScrapeGauge(`${prefix}per_endpoint_queue_size`, "Each endpoint's waiting queue (model_server_endpoint: the endpoint's name).", () => this.#perEndpoint()));
+    const perEndpoint = new ScrapeGauge(`${prefix}per_endpoint_queue_size`, "Each endpoint's waiting queue (model_server_endpoint: the endpoint's name).", () => this.#perEndpoint());
+    register(perEndpoint);
+    if (twins) registerDeprecatedTwin(registry, 'inference_pool_per_pod_queue_size', perEndpoint, perEndpoint.name, [['name', 'name'], ['model_server_pod', 'model_server_endpoint']]);
   }
 
   /** Summarises `pool` under `name`; returns the detach function. */

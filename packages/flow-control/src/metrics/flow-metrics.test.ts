@@ -27,6 +27,13 @@ describe('flow-control metrics', () => {
     expect(await q('request_queue_duration_seconds_sum', { fairness_id: 'tenant-a', outcome: 'Dispatched' })).toBe(1.5);
     expect(await q('request_queue_duration_seconds_bucket', { fairness_id: 'tenant-a', outcome: 'Dispatched', le: '1' })).toBe(1);
     expect(await q('dispatch_cycle_duration_seconds_count', {})).toBeGreaterThan(0);
+    // llm-d's deprecated inference_extension_flow_control_* twins read the same recordings.
+    const twin = (name: string, labels: Record<string, string>): Promise<number> => sample(registry, `inference_extension_flow_control_${name}`, labels);
+    expect(await twin('queue_bytes', { fairness_id: 'tenant-b', priority: '0', inference_pool: 'qwen' })).toBe(250);
+    expect(await twin('request_queue_duration_seconds_sum', { fairness_id: 'tenant-a', outcome: 'Dispatched' })).toBe(1.5);
+    expect(await twin('request_queue_duration_seconds_bucket', { fairness_id: 'tenant-a', outcome: 'Dispatched', le: '1' })).toBe(1);
+    expect(await twin('dispatch_cycle_duration_seconds_count', {})).toBe(await q('dispatch_cycle_duration_seconds_count', {}));
+    expect(await twin('pool_saturation', { stage: 'decode', inference_pool: 'qwen' })).toBe(1);
     // Expired and rejected requests are labelled with their outcome.
     // tenant-b still waits; three of four tenant-c requests fit the band's 4 slots.
     for (let i = 0; i < 4; i++) track(fc, request({ fairnessId: 'tenant-c' }));

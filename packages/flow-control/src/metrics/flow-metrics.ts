@@ -1,4 +1,5 @@
 import type { PoolSaturation } from '@switchyard/core';
+import { registerDeprecatedTwin, sameLabels } from '@switchyard/core/internal';
 import { Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { SeriesHistogram, type SeriesHistogramChild } from './series-histogram.js';
 
@@ -127,13 +128,14 @@ export class FlowControlMetrics {
       }
       return [...totals.values()];
     });
-    this.#cycle = new SeriesHistogram({
+    const cycle = new SeriesHistogram({
       name: `${P}dispatch_cycle_duration_seconds`,
       help: 'Duration of dispatch passes that evaluated the saturation gate.',
       labelNames: [],
       buckets: options.dispatchCycleBuckets ?? [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1],
       registers,
-    }).series({});
+    });
+    this.#cycle = cycle.series({});
     this.#revIssued = new Counter({
       name: `${P}revocations_issued_total`,
       help: 'Dispatched requests revoked by in-flight eviction, by the priority of the band they were revoked for.',
@@ -146,7 +148,7 @@ export class FlowControlMetrics {
       labelNames: ['outcome', 'inference_pool'],
       registers,
     });
-    new Gauge({
+    const queueSize = new Gauge({
       name: `${P}queue_size`,
       help: 'Requests queued, per flow.',
       labelNames: ['fairness_id', 'priority', 'inference_pool'],
@@ -158,7 +160,7 @@ export class FlowControlMetrics {
         });
       },
     });
-    new Gauge({
+    const queueBytes = new Gauge({
       name: `${P}queue_bytes`,
       help: 'Body bytes queued, per flow.',
       labelNames: ['fairness_id', 'priority', 'inference_pool'],
@@ -170,7 +172,7 @@ export class FlowControlMetrics {
         });
       },
     });
-    new Gauge({
+    const saturation = new Gauge({
       name: `${P}pool_saturation`,
       help: 'Pool saturation per disaggregation stage (gate value = max over stages).',
       labelNames: ['stage', 'inference_pool'],
@@ -183,6 +185,20 @@ export class FlowControlMetrics {
         this.set({ stage: 'decode', inference_pool: pool }, s.decode ?? s.value);
       },
     });
+    // llm-d still emits these under their former inference_extension_flow_control_* names; the
+    // twins are computed from the families above at scrape time (one record call feeds both).
+    const flowLabels = sameLabels('fairness_id', 'priority', 'inference_pool');
+    const twins = [
+      [queueDuration, sameLabels('fairness_id', 'priority', 'outcome', 'inference_pool')],
+      [cycle, []],
+      [queueSize, flowLabels],
+      [queueBytes, flowLabels],
+      [saturation, sameLabels('inference_pool', 'stage')],
+    ] as const;
+    for (const [family, labels] of twins) {
+      const name = (family as unknown as { name: string }).name;
+      registerDeprecatedTwin(this.registry, name.replace(/^llm_d_epp_/, 'inference_extension_'), family, name, labels);
+    }
     const utilization = (name: string, help: string, pick: (r: number, mr: number, b: number, mb: number) => number): void => {
       new Gauge({
         name: `${P}${name}`,

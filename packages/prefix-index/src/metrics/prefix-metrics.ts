@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { FastGauge, FastHistogram } from '@switchyard/core';
+import { registerDeprecatedTwin } from '@switchyard/core/internal';
 import { consoleLogger, OncePerCauseLogger, type Logger } from '../api/logger.js';
 import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
 
@@ -55,6 +56,19 @@ function getOr<T>(registry: Registry, name: string, make: () => T): T {
 }
 
 /**
+ * The prefix indexer family `name` (reused when the registry has it), with llm-d's deprecated
+ * unlabelled twin `inference_extension_<suffix>` computed from it at scrape time.
+ */
+function indexerFamily<T extends FastGauge<'index'> | FastHistogram>(registry: Registry, suffix: string, make: (name: string) => T): T {
+  const name = `llm_d_epp_${suffix}`;
+  const existing = registry.getSingleMetric(name) as T | undefined;
+  if (existing !== undefined) return existing;
+  const family = make(name);
+  registerDeprecatedTwin(registry, `inference_extension_${suffix}`, family, name, []);
+  return family;
+}
+
+/**
  * Creates (or reuses, when the registry already has them) the package's metrics.
  * @public
  */
@@ -73,12 +87,12 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
   };
   return {
     registry,
-    indexSize: getOr(registry, 'llm_d_epp_prefix_indexer_size', () => new FastGauge<'index'>({ name: 'llm_d_epp_prefix_indexer_size', help: 'Prefix index entries ((block, endpoint) pairs).', labelNames: ['index'], registers })),
-    hitRatio: getOr(registry, 'llm_d_epp_prefix_indexer_hit_ratio', () =>
-      new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_ratio', help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
+    indexSize: indexerFamily(registry, 'prefix_indexer_size', (name) => new FastGauge<'index'>({ name, help: 'Prefix index entries ((block, endpoint) pairs).', labelNames: ['index'], registers })),
+    hitRatio: indexerFamily(registry, 'prefix_indexer_hit_ratio', (name) =>
+      new FastHistogram({ name, help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
     ),
-    hitBytes: getOr(registry, 'llm_d_epp_prefix_indexer_hit_bytes', () =>
-      new FastHistogram({ name: 'llm_d_epp_prefix_indexer_hit_bytes', help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536], registers }),
+    hitBytes: indexerFamily(registry, 'prefix_indexer_hit_bytes', (name) =>
+      new FastHistogram({ name, help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536], registers }),
     ),
     events,
     blocks,
