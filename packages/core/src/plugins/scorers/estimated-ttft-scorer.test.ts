@@ -15,6 +15,7 @@ import {
   type TtftModel,
 } from '@switchyard/core';
 import { ManualClock } from '../../clock/manual-clock.js';
+import { stepResidualMs } from './ttft-estimate.js';
 import { cycleContext, endpoints, poolOf, schedulingRequest } from '../../testing/index.js';
 
 const PARAMS = estimatedTtftScorerParameters.parse({});
@@ -94,7 +95,7 @@ describe('estimated-ttft-scorer', () => {
     const b = tokensRequest(4000);
     scorer.preRequest?.(cycleContext(), a, resultFor(eps[0] as Endpoint), {});
     scorer.preRequest?.(cycleContext(), b, resultFor(eps[0] as Endpoint), {});
-    const queued = (): number => scorer.estimate(tokensRequest(1), eps)[0]?.queuedTokens ?? -1;
+    const queued = (): number => scorer.estimate(tokensRequest(1), eps, 0)[0]?.queuedTokens ?? -1;
     expect(queued()).toBe(8000);
     scorer.onResponseStart?.(a, { endpoint: eps[0] as Endpoint, status: 200, at: 1 });
     scorer.onComplete?.(a, { kind: 'success' }, eps[0]);
@@ -116,7 +117,7 @@ describe('estimated-ttft-scorer', () => {
         req.attributes.set(Attributes.prefixMatch, new Map([['e0', match(cachedBlocks)]]));
         const scorer = createEstimatedTtftScorer('t');
         const got = scores(scorer, req, eps);
-        const est = scorer.estimate(req, eps).map((d) => d.estimateMs);
+        const est = scorer.estimate(req, eps, 0).map((d) => d.estimateMs);
         const c = PARAMS.stepBaseMs + PARAMS.tieResolutionMs;
         const best = Math.min(...est);
         got.forEach((g, i) => {
@@ -145,5 +146,47 @@ describe('estimated-ttft-scorer', () => {
     expect((details?.['e0']?.estimateMs ?? 0) > (details?.['e1']?.estimateMs ?? 0)).toBe(true);
     expect(decision.primary.id).toBe('e1');
     decision.complete({ kind: 'success' });
+  });
+});
+
+describe('step phase (the rest of the running engine step)', () => {
+  it('is 0 on an idle pod, the rest of the step after a seen boundary, half a step when unknown', () => {
+    expect(stepResidualMs(100, 10, false)).toBe(0);
+    expect(stepResidualMs(100, 10, true)).toBe(90);
+    expect(stepResidualMs(100, 99, true)).toBe(1);
+    expect(stepResidualMs(100, Infinity, true)).toBe(50);
+    expect(stepResidualMs(100, 150, true)).toBe(50);
+  });
+  it('never exceeds one step and never goes negative (property)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 10_000, noNaN: true }), fc.double({ min: 0, max: 1e6, noNaN: true }), (stepMs, since) => {
+        const r = stepResidualMs(stepMs, since, true);
+        expect(r).toBeGreaterThanOrEqual(0);
+        expect(r).toBeLessThanOrEqual(stepMs);
+      }),
+    );
+  });
+  it('prefers the busy pod whose step is nearly over to one whose step has just begun', () => {
+    const clock = new ManualClock(10_000);
+    const eps = endpoints(2, () => ({ runningRequestsSize: 500, kvCacheUsagePercent: 0.5, cacheNumBlocks: 26_400, cacheBlockSize: 16 }));
+    const [e0, e1] = eps as [Endpoint, Endpoint];
+    const stepMs = MODEL.stepBaseMs + 500 * MODEL.msPerToken + 0.5 * 26_400 * 16 * MODEL.msPerKvToken;
+    const started = (scorer: ReturnType<typeof createEstimatedTtftScorer>, e: Endpoint, at: number): void => {
+      const r = tokensRequest(10);
+      scorer.preRequest?.(cycleContext({ clock }), r, resultFor(e), {});
+      scorer.onResponseStart?.(r, { endpoint: e, status: 200, at });
+    };
+    const scorer = createEstimatedTtftScorer('t', { stepPhase: true });
+    started(scorer, e0, clock.now() - 1); // e0's step has just begun
+    started(scorer, e1, clock.now() - stepMs + 5); // e1's step ends in 5 ms
+    const out = new Float64Array(2);
+    scorer.scoreInto?.(cycleContext({ clock }), tokensRequest(100), eps, out);
+    expect(out[1]).toBe(1);
+    expect(out[0]).toBeLessThan(out[1] as number);
+    const off = createEstimatedTtftScorer('off');
+    started(off, e0, clock.now() - 1);
+    started(off, e1, clock.now() - stepMs + 5);
+    off.scoreInto?.(cycleContext({ clock }), tokensRequest(100), eps, out);
+    expect(out[0]).toBe(out[1]);
   });
 });

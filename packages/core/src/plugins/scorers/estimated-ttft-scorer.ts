@@ -32,6 +32,12 @@ export const estimatedTtftScorerParameters = z.strictObject({
   kvPressureMs: z.number().min(0).default(2000),
   /** Estimates are rounded up to this many ms, so near-equal pods tie and the picker chooses among them at random (default 2). */
   tieResolutionMs: z.number().min(0).default(2),
+  /**
+   * Add the expected rest of each pod's current engine step, timed from the last first token this
+   * gateway saw from it (default false until the routing matrix confirms it; docs/scheduling.md).
+   * Off, every pod is assumed to start a step the moment the request arrives.
+   */
+  stepPhase: z.boolean().default(false),
   /** Read the match info of this producer instead of the shared `prefix-match-info` attribute. */
   prefixMatchInfoProducerName: z.string().optional(),
 });
@@ -60,8 +66,8 @@ const PROMPT_EWMA = 0.05;
  * @public
  */
 export interface EstimatedTtftScorer extends Scorer, RequestLifecycle {
-  /** Per-endpoint inputs and estimates for `request` (what the trace shows). */
-  estimate(request: SchedulingRequest, endpoints: readonly Endpoint[]): TtftEstimateDetail[];
+  /** Per-endpoint inputs and estimates for `request` at clock time `now` (what the trace shows). */
+  estimate(request: SchedulingRequest, endpoints: readonly Endpoint[], now: number): TtftEstimateDetail[];
 }
 
 /**
@@ -80,6 +86,12 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
   const model: TtftModel = p;
   const matchKey = prefixMatchAttribute(p.prefixMatchInfoProducerName);
   const pending = new PendingPrefill();
+  // Clock time of the last first token seen per endpoint: the end of one of its engine steps.
+  const lastStepEnd = new Map<string, number>();
+  const sinceStepEnd = (endpointId: string, now: number): number => {
+    const at = lastStepEnd.get(endpointId);
+    return at === undefined ? Infinity : now - at;
+  };
   let meanPrompt = 0;
 
   const uncachedOn = (request: SchedulingRequest, endpoint: Endpoint, prompt: number): number => {
@@ -88,7 +100,7 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
     return Math.max(0, prompt - hit);
   };
 
-  const inputsOf = (request: SchedulingRequest, endpoint: Endpoint, prompt: number): TtftInputs => {
+  const inputsOf = (request: SchedulingRequest, endpoint: Endpoint, prompt: number, now: number): TtftInputs => {
     const load = request.attributes.get(Attributes.inFlightLoad);
     const m = endpoint.metrics;
     const inFlight = load === undefined ? endpoint.inFlightRequests : load.requests(endpoint);
@@ -100,14 +112,18 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
       running: Math.max(m === undefined ? 0 : m.runningRequestsSize, inFlight),
       kvUsage: m === undefined ? 0 : m.kvCacheUsagePercent,
       kvTokens: kvTokensOf(endpoint),
+      sinceStepBoundaryMs: sinceStepEnd(endpoint.id, now),
     };
   };
 
   const rounded = (ms: number): number => (p.tieResolutionMs > 0 ? Math.ceil(ms / p.tieResolutionMs) * p.tieResolutionMs : ms);
   const c = p.stepBaseMs + p.tieResolutionMs;
+  // Skips the per-endpoint map lookup in the hot loop when the phase term is off.
+  const phase = p.stepPhase;
 
   // The hot path: the same inputs as inputsOf, read into locals (no per-endpoint objects).
-  const scoreInto = (_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
+  const scoreInto = (ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
+    const now = ctx.clock.now();
     const prompt = requestPromptTokens(request);
     const matches = request.attributes.get(matchKey);
     const load = request.attributes.get(Attributes.inFlightLoad);
@@ -121,17 +137,17 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
       const inFlight = load === undefined ? e.inFlightRequests : load.requests(e);
       const queued = Math.max(pending.tokens(e.id), m === undefined ? 0 : m.waitingQueueSize * typical);
       const running = Math.max(m === undefined ? 0 : m.runningRequestsSize, inFlight);
-      const est = rounded(estimateFromParts(model, uncached, queued, running, m === undefined ? 0 : m.kvCacheUsagePercent, kvTokensOf(e)));
+      const est = rounded(estimateFromParts(model, uncached, queued, running, m === undefined ? 0 : m.kvCacheUsagePercent, kvTokensOf(e), phase ? sinceStepEnd(e.id, now) : Infinity));
       out[i] = est;
       if (est < best) best = est;
     }
     for (let i = 0; i < endpoints.length; i++) out[i] = (best + c) / ((out[i] as number) + c);
   };
 
-  const estimate = (request: SchedulingRequest, endpoints: readonly Endpoint[]): TtftEstimateDetail[] => {
+  const estimate = (request: SchedulingRequest, endpoints: readonly Endpoint[], now: number): TtftEstimateDetail[] => {
     const prompt = requestPromptTokens(request);
     return endpoints.map((e) => {
-      const x = inputsOf(request, e, prompt);
+      const x = inputsOf(request, e, prompt, now);
       return { ...x, estimateMs: rounded(estimateTtftMs(model, x)) };
     });
   };
@@ -147,7 +163,7 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
       return new Map(endpoints.map((e, i) => [e.id, out[i] ?? 0]));
     },
     estimate,
-    explain: (_ctx, request, endpoints) => estimate(request, endpoints),
+    explain: (ctx, request, endpoints) => estimate(request, endpoints, ctx.clock.now()),
     preRequest(_ctx, request, result: SchedulingResult) {
       const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
       if (primary === undefined) return;
@@ -155,8 +171,9 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
       meanPrompt = meanPrompt === 0 ? tokens : meanPrompt + PROMPT_EWMA * (tokens - meanPrompt);
       pending.add(request, primary.id, tokens);
     },
-    onResponseStart(request) {
+    onResponseStart(request, info) {
       pending.settle(request);
+      lastStepEnd.set(info.endpoint.id, info.at);
     },
     onComplete(request) {
       pending.settle(request);

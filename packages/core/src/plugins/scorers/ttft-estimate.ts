@@ -19,6 +19,8 @@ export interface TtftModel {
   readonly kvPressureThreshold: number;
   /** Milliseconds added at 100% KV usage (linear from the threshold). */
   readonly kvPressureMs: number;
+  /** Whether the rest of the running step is added to the estimate. */
+  readonly stepPhase: boolean;
 }
 
 /**
@@ -36,27 +38,48 @@ export interface TtftInputs {
   readonly kvUsage: number;
   /** KV tokens held (usage × cache size), 0 when the cache size is unknown. */
   readonly kvTokens: number;
+  /**
+   * Milliseconds since this gateway last saw a first token from the endpoint (the end of one of its
+   * engine steps); omitted or `Infinity` when unknown. The estimate then adds the rest of the running step (half a step when the phase is unknown).
+   */
+  readonly sinceStepBoundaryMs?: number;
 }
 
 /**
  * Estimated time to first token on one endpoint, in milliseconds:
- * `work·msPerToken + steps·(stepBaseMs + running·msPerToken + kvTokens·msPerKvToken) + kvPressure`,
+ * `residual + work·msPerToken + steps·(stepBaseMs + running·msPerToken + kvTokens·msPerKvToken) + kvPressure`,
  * where `work = queued + uncached` prefill tokens must run before the first token,
  * `steps = max(1, ⌈work / (budget − running)⌉)` is how many engine steps that takes once decodes
  * have taken their share of the budget (at least an eighth of it stays for prefill, as chunked
  * prefill always progresses), and `kvPressure = kvPressureMs·(kv − threshold)/(1 − threshold)` above
- * the threshold.
+ * the threshold. `residual` is the rest of the step the engine is running now (`stepPhase`):
+ * a new request joins the next step, so it first waits for the current one to end.
  * @public
  */
 export function estimateTtftMs(m: TtftModel, x: TtftInputs): number {
-  return estimateFromParts(m, x.uncachedTokens, x.queuedTokens, x.running, x.kvUsage, x.kvTokens);
+  return estimateFromParts(m, x.uncachedTokens, x.queuedTokens, x.running, x.kvUsage, x.kvTokens, x.sinceStepBoundaryMs ?? Infinity);
+}
+
+/**
+ * The expected rest of the engine step a pod is running, ms, given the step's estimated length and
+ * the time since this gateway last saw one of the pod's steps end (a first token). A pod with no
+ * decodes and nothing queued is idle (0). Within one step length of a seen boundary the step is
+ * `elapsed` old, so `stepMs − elapsed` remain; otherwise the phase is unknown and half a step is
+ * expected. Why it matters: at hundreds of running sequences a step takes 100 ms or more, and
+ * without this term every pod looks equally far from its next step, so picks land on pods that have
+ * just started one (their pending queue has just been cleared) and wait for all of it.
+ * @internal
+ */
+export function stepResidualMs(stepMs: number, sinceBoundaryMs: number, busy: boolean): number {
+  if (!busy) return 0;
+  return sinceBoundaryMs >= 0 && sinceBoundaryMs < stepMs ? stepMs - sinceBoundaryMs : stepMs / 2;
 }
 
 /**
  * {@link estimateTtftMs} on plain numbers, so the scorer's hot loop allocates nothing.
  * @internal
  */
-export function estimateFromParts(m: TtftModel, uncachedTokens: number, queuedTokens: number, running: number, kvUsage: number, kvTokens: number): number {
+export function estimateFromParts(m: TtftModel, uncachedTokens: number, queuedTokens: number, running: number, kvUsage: number, kvTokens: number, sinceBoundaryMs: number): number {
   const work = queuedTokens + uncachedTokens;
   const decodeShare = Math.min(running, m.stepTokenBudget * 0.875);
   const perStep = m.stepTokenBudget - decodeShare;
@@ -64,7 +87,8 @@ export function estimateFromParts(m: TtftModel, uncachedTokens: number, queuedTo
   const stepMs = m.stepBaseMs + decodeShare * m.msPerToken + kvTokens * m.msPerKvToken;
   const over = kvUsage - m.kvPressureThreshold;
   const pressure = over > 0 ? (m.kvPressureMs * over) / (1 - m.kvPressureThreshold) : 0;
-  return work * m.msPerToken + steps * stepMs + pressure;
+  const residual = m.stepPhase ? stepResidualMs(stepMs, sinceBoundaryMs, running > 0 || queuedTokens > 0) : 0;
+  return residual + work * m.msPerToken + steps * stepMs + pressure;
 }
 
 /**
