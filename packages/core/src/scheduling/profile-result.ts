@@ -36,18 +36,19 @@ export class LazyProfileResult implements ProfileResult {
     const n = this.#endpoints.length;
     if (extra <= 0 || n <= this.targets.length) return this.targets;
     const out = [...this.targets];
-    const taken = new Set<Endpoint>(out);
+    // Taken positions as a byte per candidate rather than a Set of endpoints: over 1,000
+    // candidates the hashing was a visible share of a decision.
+    const taken = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (out.includes(this.#endpoints[i] as Endpoint)) taken[i] = 1;
     for (let k = 0; k < extra; k++) {
       let best = -1;
       for (let i = 0; i < n; i++) {
-        const e = this.#endpoints[i] as Endpoint;
-        if (taken.has(e)) continue;
+        if (taken[i] === 1) continue;
         if (best < 0 || (this.#totals[i] as number) > (this.#totals[best] as number)) best = i;
       }
       if (best < 0) break;
-      const e = this.#endpoints[best] as Endpoint;
-      taken.add(e);
-      out.push(e);
+      taken[best] = 1;
+      out.push(this.#endpoints[best] as Endpoint);
     }
     return out;
   }

@@ -2,9 +2,7 @@ import { Attributes, type PrefixMatchInfo, type SchedulingRequest } from '@switc
 import type { PrefixMatchResult } from '../api/types.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import { matchInfoAttribute } from './attributes.js';
-import { matchInfo } from '../api/records.js';
-
-const ZERO_MATCH = { weightedBlocks: 0, cachedBlocks: 0 };
+import { CandidateMatchMap } from './candidate-match-map.js';
 
 /**
  * Turns an index match into per-candidate `PrefixMatchInfo` (every candidate gets an entry,
@@ -20,13 +18,10 @@ export function publishMatchInfo(
   blockSizeTokens: number,
   metrics: PrefixIndexMetrics | undefined,
 ): ReadonlyMap<string, PrefixMatchInfo> {
-  const info = new Map<string, PrefixMatchInfo>();
+  // Lazy: only the endpoints that matched cost anything per decision (see CandidateMatchMap).
+  const info = new CandidateMatchMap(candidateIds, result.byEndpoint, result.totalBlocks, blockSizeTokens);
   let best = 0;
-  for (const id of candidateIds) {
-    const m = result.byEndpoint.get(id) ?? ZERO_MATCH;
-    if (m.cachedBlocks > best) best = m.cachedBlocks;
-    info.set(id, matchInfo(Math.trunc(m.weightedBlocks), result.totalBlocks, blockSizeTokens, m.cachedBlocks));
-  }
+  for (const m of result.byEndpoint.values()) if (m.cachedBlocks > best) best = m.cachedBlocks;
   request.attributes.set(Attributes.prefixMatch, info);
   request.attributes.set(matchInfoAttribute(producerName), info);
   if (metrics !== undefined && result.totalBlocks > 0) {

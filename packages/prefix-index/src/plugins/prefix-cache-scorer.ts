@@ -11,6 +11,7 @@ import {
 import { z } from 'zod';
 import { ApproximatePrefixProducer, approximateOptionsOf, approximateProducerParameters } from './approximate-producer.js';
 import { matchInfoConsumes, readMatchInfo } from './attributes.js';
+import { CandidateMatchMap } from './candidate-match-map.js';
 import type { PrefixPluginEnv } from './env.js';
 
 /** Type name of the prefix-cache scorer. @public */
@@ -87,6 +88,11 @@ export function prefixCacheScore(info: PrefixMatchInfo | undefined, matchLengthW
 export function createPrefixCacheScorer(name: string, matchLengthWeight = 0, matchLengthScaleTokens = 8192, producerName?: string): Scorer {
   const scoreInto = (_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
     const info = readMatchInfo(request, producerName);
+    if (info instanceof CandidateMatchMap) {
+      // The endpoints scored are candidates the producer saw: skip get()'s candidacy check.
+      for (let i = 0; i < endpoints.length; i++) out[i] = prefixCacheScore(info.ofCandidate((endpoints[i] as Endpoint).id), matchLengthWeight, matchLengthScaleTokens);
+      return;
+    }
     for (let i = 0; i < endpoints.length; i++) {
       out[i] = prefixCacheScore(info?.get((endpoints[i] as Endpoint).id), matchLengthWeight, matchLengthScaleTokens);
     }
