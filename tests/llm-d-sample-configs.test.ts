@@ -24,7 +24,6 @@ const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
 const NOT_YET: Readonly<Record<string, RegExp>> = {
   // Types added to llm-d-router after the catalogue's snapshot (ebab687).
   'thunderagent-config.yaml': /thunder-agent/,
-  'epp-metadata-prefix-cache-config.yaml': /prefixHashSource/,
 };
 
 /** Samples whose only profile keeps endpoints of one role: unlabelled servers are refused (429), as llm-d refuses them. */

@@ -18,7 +18,7 @@ export type { ErrorCode, SwitchyardErrorOptions, ErrorResponse } from './errors/
 export {
   normalizeHeaders, readClassificationHeader, stripControlHeaders, CONTROL_HEADER_PREFIXES,
   SIDECAR_TRUSTED_HEADERS, isControlHeader, DESTINATION_HEADER, DESTINATION_SERVED_HEADER,
-  DESTINATION_SUBSET_KEY, DESTINATION_SCORES_KEY, ENVOY_LB_NAMESPACE, SUBSET_HINT_NAMESPACE,
+  DESTINATION_SUBSET_KEY, DESTINATION_SCORES_KEY, ENVOY_LB_NAMESPACE, SUBSET_HINT_NAMESPACE, ROUTING_METADATA_NAMESPACE,
   DROPPED_REASON_HEADER, PREFILLER_HEADER, ENCODERS_HEADER, DATA_PARALLEL_HEADER,
   SESSION_TOKEN_HEADER, SESSION_ID_HEADER, REQUEST_ID_HEADER, CLASSIFICATION_HEADERS,
   CONTROL_HEADERS,
@@ -80,7 +80,7 @@ export {
   DEFAULT_FAIRNESS_ID, schedulingResult, TraceRecorder, Scheduler, closePlugins, configPlugins,
 } from './scheduling/index.js';
 export type {
-  AttributeKey, PrefixMatchInfo, InFlightLoadView, LatencyPrediction, SchedulingRequest,
+  AttributeKey, PrefixMatchInfo, RequestMetadata, InFlightLoadView, LatencyPrediction, SchedulingRequest,
   SchedulingRequestInit, CycleContext, Plugin, Filter, ScoreMap, Scorer, ScoredEndpoint, Picker,
   Admitter, DataProducer, ProfileResult, SchedulingResult, RequestOutcome, Usage,
   ResponseStartInfo, RequestLifecycle, SchedulingProfile, WeightedScorer, ProfileHandler,

@@ -67,6 +67,7 @@ export {
   publishMatchInfo, TokenProducer, tokenProducerDefinition, legacyTokenizerDefinition,
   TOKEN_PRODUCER, tokenProducerParameters, ApproximatePrefixProducer,
   approximateProducerDefinition, approximateProducerParameters, APPROX_PREFIX_PRODUCER,
+  PREFIX_HASH_SOURCES, PREFIX_HASHES_FIELD, canonicalUint64, readPrefixHashes, Uint64KeyInterner,
   MAX_SHARED_BLOCKS, PrecisePrefixProducer, preciseProducerDefinition, PRECISE_PREFIX_PRODUCER,
   preciseProducerParameters, createPrefixCacheScorer, prefixCacheScore,
   prefixCacheScorerDefinition, prefixCacheScorerParameters, PREFIX_CACHE_SCORER, NoHitLruScorer,
@@ -76,7 +77,7 @@ export {
   loadPrefixIndexPlugins, registerPrefixIndexPlugins, prefixIndexPack, prefixIndexConsoleSource,
 } from './plugins/index.js';
 export type {
-  PromptBytes, PrefixPluginEnv, TokenProducerParams, ApproximatePrefixProducerOptions,
+  PromptBytes, PrefixPluginEnv, PrefixHashesRead, TokenProducerParams, ApproximatePrefixProducerOptions,
   ApproximateProducerParams, PrecisePrefixProducerOptions, PreciseProducerParams,
   PrefixCacheScorerParams, NoHitLruScorerParams, AffinityFilterOptions, AffinityFilterParams,
   PrefixIndexPluginOptions,

@@ -195,6 +195,23 @@ describe('ExtProcStream errors', () => {
   });
 });
 
+describe('ExtProcStream routing metadata', () => {
+  it('hands the llm-d.routing namespace to the scheduler as JSON, and nothing when absent', async () => {
+    const { stream, scheduler } = setup();
+    const hashes = { listValue: { values: [{ stringValue: '18446744073709551610' }, { stringValue: '7' }] } };
+    stream.receive(reqHeaders(HEADERS, false, { 'llm-d.routing': { fields: { prefix_hashes: hashes } } }));
+    stream.receive(reqBody(BODY, true));
+    await stream.idle();
+    expect(scheduler.decisions[0]!.options?.metadata).toEqual({ 'llm-d.routing': { prefix_hashes: ['18446744073709551610', '7'] } });
+
+    const plain = setup();
+    plain.stream.receive(reqHeaders(HEADERS));
+    plain.stream.receive(reqBody(BODY, true));
+    await plain.stream.idle();
+    expect(plain.scheduler.decisions[0]!.options?.metadata).toBeUndefined();
+  });
+});
+
 describe('ExtProcStream subset hints', () => {
   it('passes a list hint to the scheduler', async () => {
     const { sink, stream, scheduler } = setup();

@@ -1,5 +1,6 @@
 import {
   DEFAULT_MAX_BODY_BYTES,
+  ROUTING_METADATA_NAMESPACE,
   SwitchyardError,
   isSwitchyardError,
   localResponse,
@@ -13,7 +14,8 @@ import {
 } from '@switchyard/core';
 import { headerMapToRecord } from '../wire/headers.js';
 import { immediateResponseFor, localImmediateResponse } from '../wire/immediate.js';
-import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
+import type { ProcessingRequest, ProcessingResponse, WireStruct } from '../wire/messages.js';
+import { structToJson } from '../wire/struct.js';
 import { STREAMED_BODY_CHUNK_BYTES, bodyChunkResponses, trailersResponse } from '../wire/responses.js';
 import { forwardHeadersResponse } from './forward-headers.js';
 import { pickHeaderOnly } from './header-only.js';
@@ -52,6 +54,8 @@ export class ExtProcStream {
   #bodyBytes = 0;
   #subsetHint: string[] | undefined;
   #served: string | undefined;
+  /** The `llm-d.routing` metadata namespace, when the proxy forwards it. */
+  #routing: WireStruct | undefined;
   #decision: Decision | undefined;
   #response: ResponsePhase | undefined;
   #pending: ProcessingRequest[] = [];
@@ -121,6 +125,7 @@ export class ExtProcStream {
     const meta = readStreamMetadata(m.metadata_context);
     if (meta.subsetHint !== undefined) this.#subsetHint = meta.subsetHint;
     if (meta.served !== undefined) this.#served = meta.served;
+    if (meta.routing !== undefined) this.#routing = meta.routing;
     if (m.request_headers !== undefined) this.#onRequestHeaders(m.request_headers.headers, m.request_headers.end_of_stream === true);
     else if (m.request_body !== undefined) this.#onRequestBody(m.request_body.body, m.request_body.end_of_stream === true);
     else if (m.request_trailers !== undefined) this.#onRequestTrailers();
@@ -213,6 +218,7 @@ export class ExtProcStream {
       const parsed = { startedAt: started, endedAt: this.#clock.now() };
       const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustHeaders ?? true, parsed };
       if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
+      if (this.#routing !== undefined) options.metadata = { [ROUTING_METADATA_NAMESPACE]: structToJson(this.#routing) };
       decision = await this.#o.scheduler.pick(request, options);
     } catch (error) {
       if (this.#phase === 'done') return; // cancelled: nobody is listening

@@ -1,5 +1,5 @@
-import { DESTINATION_SERVED_HEADER, DESTINATION_SUBSET_KEY, ENVOY_LB_NAMESPACE, SUBSET_HINT_NAMESPACE, type Decision, type Endpoint, type EndpointPool } from '@switchyard/core';
-import type { WireMetadata } from '../wire/messages.js';
+import { DESTINATION_SERVED_HEADER, DESTINATION_SUBSET_KEY, ENVOY_LB_NAMESPACE, ROUTING_METADATA_NAMESPACE, SUBSET_HINT_NAMESPACE, type Decision, type Endpoint, type EndpointPool } from '@switchyard/core';
+import type { WireMetadata, WireStruct } from '../wire/messages.js';
 import { readAddressList, readString } from '../wire/struct.js';
 
 /**
@@ -11,6 +11,11 @@ export interface StreamMetadata {
   readonly subsetHint: string[] | undefined;
   /** `envoy.lb` → `x-gateway-destination-endpoint-served`, when present. */
   readonly served: string | undefined;
+  /**
+   * The `llm-d.routing` namespace as sent (an upstream ext_proc's routing inputs such as
+   * `prefix_hashes`), converted to JSON only when a request is scheduled.
+   */
+  readonly routing: WireStruct | undefined;
 }
 
 /**
@@ -19,10 +24,11 @@ export interface StreamMetadata {
  */
 export function readStreamMetadata(meta: WireMetadata | undefined): StreamMetadata {
   const fm = meta?.filter_metadata;
-  if (fm === undefined) return { subsetHint: undefined, served: undefined };
+  if (fm === undefined) return { subsetHint: undefined, served: undefined, routing: undefined };
   return {
     subsetHint: readAddressList(fm[SUBSET_HINT_NAMESPACE], DESTINATION_SUBSET_KEY),
     served: readString(fm[ENVOY_LB_NAMESPACE], DESTINATION_SERVED_HEADER),
+    routing: fm[ROUTING_METADATA_NAMESPACE],
   };
 }
 

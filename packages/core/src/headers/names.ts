@@ -10,6 +10,12 @@ export const DESTINATION_SCORES_KEY = 'x-gateway-destination-endpoint-scores';
 export const ENVOY_LB_NAMESPACE = 'envoy.lb';
 /** Subset hint metadata namespace written by the gateway. @public */
 export const SUBSET_HINT_NAMESPACE = 'envoy.lb.subset_hint';
+/**
+ * Request metadata namespace an upstream ext_proc (llm-d's inference payload processor) writes
+ * routing inputs into, e.g. `prefix_hashes`; the EPP needs `forwarding_namespaces` to see it.
+ * @public
+ */
+export const ROUTING_METADATA_NAMESPACE = 'llm-d.routing';
 /** Why a request was dropped (error contract). @public */
 export const DROPPED_REASON_HEADER = 'x-llm-d-request-dropped-reason';
 /** Prefill endpoint for disaggregated serving, consumed by the decode pod's sidecar. @public */

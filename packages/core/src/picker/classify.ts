@@ -1,6 +1,7 @@
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import { readClassificationHeader } from '../headers/header-bag.js';
 import type { InferenceRequest } from '../request/types.js';
+import { Attributes } from '../scheduling/attributes.js';
 import { createSchedulingRequest, DEFAULT_FAIRNESS_ID } from '../scheduling/make-request.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
@@ -68,5 +69,6 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
     subsetHint: options.subsetHint,
   });
   if (identity !== undefined) sreq.attributes.set(agentIdentityAttribute, identity);
+  if (options.metadata !== undefined) sreq.attributes.set(Attributes.requestMetadata, options.metadata);
   return sreq;
 }

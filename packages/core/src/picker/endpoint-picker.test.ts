@@ -149,6 +149,19 @@ describe('EndpointPicker', () => {
     });
   });
 
+  describe('request metadata', () => {
+    it('puts the metadata the adapter passed under the request-metadata attribute, and nothing otherwise', async () => {
+      const picker = new EndpointPicker({ pool: fleet(2) });
+      const metadata = { 'llm-d.routing': { prefix_hashes: ['1', '2'] } };
+      const d = await picker.pick(chat(), { metadata });
+      expect(d.request.attributes.get(Attributes.requestMetadata)).toEqual(metadata);
+      d.complete({ kind: 'success' });
+      const none = await picker.pick(chat());
+      expect(none.request.attributes.get(Attributes.requestMetadata)).toBeUndefined();
+      none.complete({ kind: 'success' });
+    });
+  });
+
   describe('candidates', () => {
     it('restricts candidates to the subset hint: ip:port exactly, a bare ip with every port', async () => {
       const picker = new EndpointPicker({ pool: fleet(3) });

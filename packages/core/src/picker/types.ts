@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoints/types.js';
 import type { InferenceRequest } from '../request/types.js';
+import type { RequestMetadata } from '../scheduling/attributes.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
@@ -40,6 +41,12 @@ export interface PickOptions {
    * tracing turns it into a `switchyard.parse` span, the first child of `switchyard.request`.
    */
   readonly parsed?: ParseTiming | undefined;
+  /**
+   * Metadata the proxy attached to the request, per namespace (the EPP passes the `llm-d.routing`
+   * namespace of ext_proc's `metadata_context`); plugins read it from the
+   * `request-metadata` attribute.
+   */
+  readonly metadata?: RequestMetadata | undefined;
 }
 
 /**

@@ -121,4 +121,16 @@ export const Attributes = {
    * entries in `preRequest`; the picker copies them to `Decision.responseHeaders`.
    */
   responseHeaders: attributeKey<Record<string, string>>('response-headers'),
+  /**
+   * Metadata the proxy attached to the request, per namespace (ext_proc `metadata_context`
+   * namespaces such as `llm-d.routing`, as plain JSON); set only when the adapter passed some.
+   */
+  requestMetadata: attributeKey<RequestMetadata>('request-metadata'),
 } as const;
+
+/**
+ * Request metadata by namespace: each namespace's fields as plain JSON values (an ext_proc
+ * `filter_metadata` Struct converted field by field).
+ * @public
+ */
+export type RequestMetadata = Readonly<Record<string, Readonly<Record<string, unknown>>>>;

@@ -1,5 +1,5 @@
 export { attributeKey, AttributeMap, Attributes, prefixMatchAttribute } from './attributes.js';
-export type { AttributeKey, PrefixMatchInfo, InFlightLoadView, LatencyPrediction } from './attributes.js';
+export type { AttributeKey, PrefixMatchInfo, InFlightLoadView, LatencyPrediction, RequestMetadata } from './attributes.js';
 export type { SchedulingRequest } from './request.js';
 export { createSchedulingRequest, DEFAULT_FAIRNESS_ID } from './make-request.js';
 export type { SchedulingRequestInit } from './make-request.js';

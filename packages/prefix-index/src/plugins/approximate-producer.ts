@@ -10,6 +10,21 @@ import { blockKeysAttribute, matchInfoAttribute, PrefixAttributes } from './attr
 import type { PrefixPluginEnv } from './env.js';
 import { publishMatchInfo } from './match-info.js';
 import { decodeHistory, encodeHistory } from './shared-history.js';
+import { PREFIX_HASHES_FIELD, readPrefixHashes, Uint64KeyInterner } from './metadata-prefix-hashes.js';
+import { blockKeys } from '../api/records.js';
+import type { BlockKeys } from '../api/types.js';
+import type { Logger } from '../api/logger.js';
+
+/**
+ * Where the approximate producer takes a request's block hashes from: `prompt` hashes the prompt
+ * bytes itself; `metadata` reads the chain an upstream processor computed, from
+ * `llm-d.routing.prefix_hashes` in the request metadata.
+ * @public
+ */
+export const PREFIX_HASH_SOURCES = ['prompt', 'metadata'] as const;
+
+/** Distinct metadata hashes remembered per configured LRU block of one endpoint. */
+const INTERNED_HASHES_PER_LRU_BLOCK = 8;
 
 /** Type name of the approximate producer (llm-d's `approximateprefix` data producer). @public */
 export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
@@ -33,6 +48,8 @@ export const approximateProducerParameters = z.strictObject({
   maxPrefixBlocksToMatch: z.number().int().min(0).default(2048),
   /** Per-endpoint capacity in blocks when the engine's block count is unknown (0 = 31250). */
   lruCapacityPerServer: z.number().int().min(0).default(DEFAULT_LRU_CAPACITY_PER_ENDPOINT),
+  /** `prompt` (hash the prompt) or `metadata` (read `llm-d.routing.prefix_hashes`). */
+  prefixHashSource: z.enum(PREFIX_HASH_SOURCES).default('prompt'),
 });
 
 /**
@@ -56,6 +73,10 @@ export interface ApproximatePrefixProducerOptions {
   readonly maxPrefixBlocksToMatch?: number | undefined;
   /** Per-endpoint capacity when the engine's block count is unknown (default 31250). */
   readonly lruCapacityPerServer?: number | undefined;
+  /** Where block hashes come from (default `prompt`). */
+  readonly prefixHashSource?: (typeof PREFIX_HASH_SOURCES)[number] | undefined;
+  /** Logs the first request without (or with malformed) metadata hashes, in `metadata` mode. */
+  readonly logger?: Logger | undefined;
   /** Instance name (default `approx-prefix-cache-producer`). */
   readonly name?: string;
   /** Block hasher. */
@@ -99,9 +120,16 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   readonly #indexSize: FastGaugeChild | undefined;
   readonly #channel: string;
   readonly #unsubscribe: (() => void) | undefined;
+  /** uint64 metadata hashes → 53-bit index keys (`metadata` mode only). */
+  readonly #interner: Uint64KeyInterner | undefined;
+  #warnedAbsent = false;
+  #warnedInvalid = false;
 
   constructor(options: ApproximatePrefixProducerOptions) {
     this.#o = options;
+    if (options.prefixHashSource === 'metadata') {
+      this.#interner = new Uint64KeyInterner((options.lruCapacityPerServer ?? DEFAULT_LRU_CAPACITY_PER_ENDPOINT) * INTERNED_HASHES_PER_LRU_BLOCK);
+    }
     this.name = options.name ?? APPROX_PREFIX_PRODUCER;
     this.produces = [Attributes.prefixMatch.name, matchInfoAttribute(this.name).name];
     this.#keysAttr = blockKeysAttribute(this.name);
@@ -117,7 +145,10 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
     };
     pool?.on('removed', this.#onRemoved);
     this.#channel = `prefix/${this.name}`;
-    this.#unsubscribe = options.sharedState?.subscribe(this.#channel, (data) => {
+    // Interned metadata keys mean nothing to another replica (each numbers hashes in its own
+    // order), so in metadata mode the history is not shared: a foreign key could match falsely.
+    const shared = this.#interner === undefined ? options.sharedState : undefined;
+    this.#unsubscribe = shared?.subscribe(this.#channel, (data) => {
       const { endpointId, keys } = decodeHistory(data);
       // Another replica may know an endpoint this one does not (yet): its blocks would only take room.
       if (pool !== undefined && pool.get(endpointId) === undefined) return;
@@ -134,13 +165,45 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   /** Hashes, matches and publishes match info for one request. */
   produce(_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): void {
     const o = this.#o;
-    const prompts = request.attributes.get(PrefixAttributes.promptBytes)?.prompts ?? encodePromptBytes(request.request.prompt);
     const bs = effectiveBlockSizeTokens(o.blockSizeTokens ?? 16, o.autoTune ?? true, endpoints, o.minBlockSizeTokens ?? MIN_APPROX_BLOCK_SIZE_TOKENS);
     const maxBlocks = maxBlocksToMatch(o.maxPrefixTokensToMatch ?? 131072, o.maxPrefixBlocksToMatch ?? 2048, bs);
+    const ids = endpoints.map((e) => e.id);
+    if (this.#interner !== undefined) {
+      const keys = this.#metadataKeys(request, bs, maxBlocks, this.#interner);
+      if (keys !== undefined) request.attributes.set(this.#keysAttr, keys);
+      publishMatchInfo(request, this.name, ids, keys === undefined ? { byEndpoint: new Map(), totalBlocks: 0 } : this.index.match(keys, ids), bs, o.metrics);
+      return;
+    }
+    const prompts = request.attributes.get(PrefixAttributes.promptBytes)?.prompts ?? encodePromptBytes(request.request.prompt);
     const keys = o.hasher.hashPrompts(prompts, request.targetModel, request.request.cacheSalt, { blockSizeTokens: bs, maxBlocks });
     request.attributes.set(this.#keysAttr, keys);
-    const ids = endpoints.map((e) => e.id);
     publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), bs, o.metrics);
+  }
+
+  /**
+   * The request's metadata chain as index keys (capped at `maxBlocks`, 0 = no cap), or undefined
+   * when it carries none or a malformed one; each case is logged the first time.
+   */
+  #metadataKeys(request: SchedulingRequest, bs: number, maxBlocks: number, interner: Uint64KeyInterner): BlockKeys | undefined {
+    const read = readPrefixHashes(request.attributes.get(Attributes.requestMetadata));
+    if (read.kind === 'absent') {
+      if (!this.#warnedAbsent) {
+        this.#warnedAbsent = true;
+        this.#o.logger?.warn(`${this.name}: prefixHashSource is metadata but a request carries no llm-d.routing.${PREFIX_HASHES_FIELD}; such requests get no prefix affinity (the proxy must forward the llm-d.routing namespace)`);
+      }
+      return undefined;
+    }
+    if (read.kind === 'invalid') {
+      if (!this.#warnedInvalid) {
+        this.#warnedInvalid = true;
+        this.#o.logger?.warn(`${this.name}: ignoring malformed prefix hashes: ${read.error}`);
+      }
+      return undefined;
+    }
+    const n = maxBlocks > 0 ? Math.min(maxBlocks, read.hashes.length) : read.hashes.length;
+    const chain: number[] = new Array<number>(n);
+    for (let i = 0; i < n; i++) chain[i] = interner.keyOf(read.hashes[i] as string);
+    return blockKeys([chain], bs, n);
   }
 
   /** Learns from the decision: the primary target and the `prefill` profile's target now hold the prompt. */
@@ -149,7 +212,7 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
     if (keys === undefined) return;
     const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
     const prefill = result.profileResults.get('prefill')?.targets[0];
-    const shared = this.#o.sharedState;
+    const shared = this.#interner === undefined ? this.#o.sharedState : undefined;
     if (primary !== undefined) {
       this.index.add(primary.id, keys);
       shared?.publish(this.#channel, encodeHistory(primary.id, keys));
@@ -192,6 +255,7 @@ export function approximateOptionsOf(p: ApproximateProducerParams): Omit<Approxi
     maxPrefixTokensToMatch: p.maxPrefixTokensToMatch,
     maxPrefixBlocksToMatch: p.maxPrefixBlocksToMatch,
     lruCapacityPerServer: p.lruCapacityPerServer > 0 ? p.lruCapacityPerServer : DEFAULT_LRU_CAPACITY_PER_ENDPOINT,
+    prefixHashSource: p.prefixHashSource,
   };
 }
 
@@ -208,6 +272,6 @@ export function approximateProducerDefinition(env: PrefixPluginEnv): PluginDefin
     produces: [Attributes.prefixMatch.name],
     defaultProducerFor: [Attributes.prefixMatch.name],
     create: (p, ctx) =>
-      new ApproximatePrefixProducer({ ...approximateOptionsOf(p), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics, sharedState: ctx.sharedState }),
+      new ApproximatePrefixProducer({ ...approximateOptionsOf(p), name: ctx.name, hasher: env.hasher, pool: ctx.pool, metrics: env.metrics, sharedState: ctx.sharedState, logger: env.logger }),
   });
 }
