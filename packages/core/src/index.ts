@@ -152,6 +152,14 @@ export {
   AGENT_IDENTITY, AGENT_SESSION_HEADERS, dpRankHeaderHandlerPlugin, dpRankFor,
   dpWinningRanksAttribute, DP_RANK_HEADER_HANDLER, DATA_PARALLEL_RANK_HEADER, mockMetricsSourcePlugin,
   createMockMetricsSource, isMockMetricsSource, MOCK_METRICS_SOURCE,
+  headerBasedTestingFilterPlugin, endpointsNamedBy, HEADER_BASED_TESTING_FILTER,
+  TEST_ENDPOINT_SELECTION_HEADER, topologyAffinityFilterPlugin, topologyAffinityFilterParameters,
+  TOPOLOGY_AFFINITY_FILTER, utilizationFilterPlugin, utilizationFilterParameters, utilizationValue,
+  UTILIZATION_FILTER, UTILIZATION_METRICS, headerLabelAffinityScorerPlugin,
+  headerLabelAffinityScorerParameters, HEADER_LABEL_AFFINITY_SCORER, topologyAffinityScorerPlugin,
+  topologyAffinityScorerParameters, TOPOLOGY_AFFINITY_SCORER, TOPOLOGY_AFFINITY_SCORES,
+  headerProfileHandlerPlugin, headerProfileHandlerParameters, createHeaderProfileHandler,
+  HEADER_PROFILE_HANDLER, TOPOLOGY_LEVELS, topologyAffinity,
 } from './plugins/index.js';
 export type {
   SessionStrategy, LabelSelectorRequirement, ScoreIntoFn, LatencyScorerParameters,
@@ -163,7 +171,8 @@ export type {
   ExtractorSettings, MetricsExtractor, DcgmDataSource, DcgmExtractor, Topology, TopologyView,
   TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch, ThresholdOperator,
   ScalarAttribute, ModelsDataSource, ModelData, ModelsView, ModelsDataExtractor, RequestLine,
-  LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource,
+  LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource, UtilizationMetric,
+  TopologyLevel,
 } from './plugins/index.js';
 
 // Configuration

@@ -49,6 +49,12 @@ import { runningRequestsSizeScorerPlugin } from './scorers/running-requests-scor
 import { sessionAffinityScorerPlugin } from './scorers/session-affinity-scorer.js';
 import { tokenLoadScorerPlugin } from './scorers/token-load-scorer.js';
 import { estimatedTtftScorerPlugin } from './scorers/estimated-ttft-scorer.js';
+import { headerBasedTestingFilterPlugin } from './filters/header-based-testing-filter.js';
+import { topologyAffinityFilterPlugin } from './filters/topology-affinity-filter.js';
+import { utilizationFilterPlugin } from './filters/utilization-filter.js';
+import { headerLabelAffinityScorerPlugin } from './scorers/header-label-affinity-scorer.js';
+import { topologyAffinityScorerPlugin } from './scorers/topology-affinity-scorer.js';
+import { headerProfileHandlerPlugin } from './profile-handlers/header-profile-handler.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -114,5 +120,11 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   agentIdentityPlugin,
   dpRankHeaderHandlerPlugin,
   mockMetricsSourcePlugin,
+  headerBasedTestingFilterPlugin,
+  topologyAffinityFilterPlugin,
+  utilizationFilterPlugin,
+  headerLabelAffinityScorerPlugin,
+  topologyAffinityScorerPlugin,
+  headerProfileHandlerPlugin,
   ...requestParserPlugins,
 ];

@@ -10,6 +10,8 @@ export * from './responders/index.js';
 export * from './request-headers/index.js';
 export { scalarAttributeKey, readScalar } from './endpoint-attribute.js';
 export type { ScalarAttribute } from './endpoint-attribute.js';
+export { TOPOLOGY_LEVELS, topologyAffinity } from './topology-affinity.js';
+export type { TopologyLevel } from './topology-affinity.js';
 export { builtinPlugins } from './builtins.js';
 export { requestPromptTokens, producedPromptTokens, uncachedPromptTokens } from './request-tokens.js';
 export { sessionStrategySchema, encodeSessionToken, decodeSessionToken, sessionEndpointOf } from './session.js';

@@ -8,3 +8,7 @@ export { sessionAffinityFilterPlugin } from './session-affinity-filter.js';
 export { sloHeadroomTierFilterPlugin } from './slo-headroom-tier-filter.js';
 export { endpointAttributeFilterPlugin, endpointAttributeFilterParameters, compareThreshold, ENDPOINT_ATTRIBUTE_FILTER, THRESHOLD_OPERATORS } from './endpoint-attribute-filter.js';
 export type { ThresholdOperator } from './endpoint-attribute-filter.js';
+export { headerBasedTestingFilterPlugin, endpointsNamedBy, HEADER_BASED_TESTING_FILTER, TEST_ENDPOINT_SELECTION_HEADER } from './header-based-testing-filter.js';
+export { topologyAffinityFilterPlugin, topologyAffinityFilterParameters, TOPOLOGY_AFFINITY_FILTER } from './topology-affinity-filter.js';
+export { utilizationFilterPlugin, utilizationFilterParameters, utilizationValue, UTILIZATION_FILTER, UTILIZATION_METRICS } from './utilization-filter.js';
+export type { UtilizationMetric } from './utilization-filter.js';
