@@ -3,7 +3,7 @@
  * is known once the request has reached it, so the exchange reads a field only where the type
  * says it exists (no casts, no "set by now" assumptions). The stages are classes rather than
  * object literals: they live as long as the request, and a long-lived literal's allocation site
- * may be pretenured (see docs/architecture.md, the pretenuring rule).
+ * may be pretenured (see docs/performance.md, "Pretenuring").
  */
 import type { InferenceRequest, TimerHandle } from '@switchyard/core';
 import type { RouteResolution } from '../models/router.js';

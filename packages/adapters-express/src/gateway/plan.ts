@@ -53,7 +53,7 @@ export function planFromDecision(decision: Decision, rotation: EndpointRotation 
 /**
  * Plans are classes rather than object literals: a plan lives as long as its request, and V8 may
  * pretenure a long-lived literal's allocation site, after which every young object the plan
- * references survives scavenges until the next full GC (see docs/architecture.md).
+ * references survives scavenges until the next full GC (see docs/performance.md).
  */
 class DecisionPlan implements ForwardPlan {
   readonly targets: readonly Endpoint[];

@@ -14,7 +14,7 @@ const NO_FALLBACKS: readonly Endpoint[] = Object.freeze([]);
 
 /**
  * What every decision of one picker shares. One instance per picker: a per-request object literal
- * here would live as long as the response and invite V8 to pretenure it (see docs/gateway.md).
+ * here would live as long as the response and invite V8 to pretenure it (see docs/performance.md).
  * @internal
  */
 export class DecisionShared {
@@ -31,7 +31,7 @@ export class DecisionShared {
  * A plain header record for objects that live as long as a request (a decision's headers, the
  * forwarded request's headers). A class instance rather than `{}`: it references per-request
  * strings, and V8 may pretenure a literal's allocation site, after which those strings survive
- * every scavenge until the next full GC (see docs/gateway.md, "Performance"). Headers added in
+ * every scavenge until the next full GC (see docs/performance.md, "Pretenuring"). Headers added in
  * the same order on every request keep one hidden class.
  * @example
  * ```ts
