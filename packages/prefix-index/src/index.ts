@@ -7,7 +7,7 @@
 // api
 export { silentLogger, consoleLogger, OncePerCauseLogger } from './api/index.js';
 export type {
-  BlockKeys, KeyChain, EndpointMatch, PrefixMatchResult, PrefixIndexStats, PrefixIndex, Logger,
+  BlockKeys, KeyChain, EndpointMatch, PrefixMatchResult, PrefixIndexStats, PrefixIndex, PrefixIndexLogger,
 } from './api/index.js';
 
 // hashing

@@ -25,8 +25,8 @@ export {
 export type {
   EngineOptions, EngineEvents, EngineSnapshot, EngineConfigInput, CostModelParams, EngineProfile,
   EngineConfig, FinishReason, EngineRequestSpec, EngineRequestCallbacks, EngineRequestResult,
-  KvBlockOwner, EngineRequestView, SequenceStatus, KvMedium, KvEvent, KvEventBatch,
-  BlockStoredEvent, BlockRemovedEvent, AllBlocksClearedEvent, KvEventEncoding, MetricsFlavor,
+  KvBlockOwner, EngineRequestView, SequenceStatus, KvMedium, SimKvEvent, SimKvEventBatch,
+  SimBlockStoredEvent, SimBlockRemovedEvent, SimAllBlocksClearedEvent, KvEventEncoding, MetricsFlavor,
   RenderMetricsOptions, CalibrationPoint,
 } from './engine/index.js';
 

@@ -33,3 +33,12 @@ describe('mergeExpositions', () => {
     expect(mergeExpositions(['', ''])).toBe('');
   });
 });
+
+// Why mergeExpositions exists (docs/architecture.md, "Dependencies"): prom-client's own
+// Registry.merge refuses two registries that share a metric name, which is exactly the
+// multi-pool case (every pool registers the same families with its own `inference_pool` label).
+describe("prom-client's Registry.merge", () => {
+  it('throws on a metric name two registries share, so it cannot join per-pool registries', () => {
+    expect(() => Registry.merge([registry('a', 1), registry('b', 2)])).toThrow(/x_requests_total/);
+  });
+});

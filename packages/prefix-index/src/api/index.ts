@@ -1,3 +1,3 @@
 export type { BlockKeys, KeyChain, EndpointMatch, PrefixMatchResult, PrefixIndexStats, PrefixIndex } from './types.js';
-export type { Logger } from './logger.js';
+export type { PrefixIndexLogger } from './logger.js';
 export { silentLogger, consoleLogger, OncePerCauseLogger } from './logger.js';

@@ -1,8 +1,9 @@
 /**
- * Minimal logger the package writes to. Pass your own (pino, console...) to the factories.
+ * Minimal logger the package writes to (named apart from core's pino `Logger`, which has other
+ * signatures). Pass your own (pino, console...) to the factories.
  * @public
  */
-export interface Logger {
+export interface PrefixIndexLogger {
   /** Something went wrong but processing continues. */
   warn(message: string, details?: Readonly<Record<string, unknown>>): void;
   /** Informational event (connections, replays). */
@@ -13,7 +14,7 @@ export interface Logger {
  * Logger that drops everything.
  * @public
  */
-export const silentLogger: Logger = {
+export const silentLogger: PrefixIndexLogger = {
   warn: () => undefined,
   info: () => undefined,
 };
@@ -22,7 +23,7 @@ export const silentLogger: Logger = {
  * Logger writing to `console.warn` / `console.info` with a `[switchyard/prefix-index]` prefix.
  * @public
  */
-export const consoleLogger: Logger = {
+export const consoleLogger: PrefixIndexLogger = {
   warn: (message, details) => {
     console.warn(`[switchyard/prefix-index] ${message}`, details ?? '');
   },
@@ -37,7 +38,7 @@ export const consoleLogger: Logger = {
  * @public
  */
 export class OncePerCauseLogger {
-  readonly #logger: Logger;
+  readonly #logger: PrefixIndexLogger;
   readonly #seen = new Set<string>();
   readonly #maxCauses: number;
 
@@ -45,7 +46,7 @@ export class OncePerCauseLogger {
    * @param logger - where the first occurrence goes
    * @param maxCauses - distinct causes remembered (bounds memory when causes embed ids); default 1024
    */
-  constructor(logger: Logger, maxCauses = 1024) {
+  constructor(logger: PrefixIndexLogger, maxCauses = 1024) {
     this.#logger = logger;
     this.#maxCauses = maxCauses;
   }

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { FastGauge, FastHistogram } from '@switchyard/core';
 import { registerDeprecatedTwin } from '@switchyard/core/internal';
-import { consoleLogger, OncePerCauseLogger, type Logger } from '../api/logger.js';
+import { consoleLogger, OncePerCauseLogger, type PrefixIndexLogger } from '../api/logger.js';
 import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
 
 /**
@@ -48,7 +48,7 @@ export interface PrefixIndexMetricsOptions {
   /** Registry to register in (default: a new one, so nothing leaks into prom-client's global registry). */
   readonly registry?: Registry;
   /** Where first occurrences of error causes are logged (default: console). */
-  readonly logger?: Logger;
+  readonly logger?: PrefixIndexLogger;
 }
 
 function getOr<T>(registry: Registry, name: string, make: () => T): T {

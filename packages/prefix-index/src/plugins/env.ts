@@ -1,4 +1,4 @@
-import type { Logger } from '../api/logger.js';
+import type { PrefixIndexLogger } from '../api/logger.js';
 import type { PrefixHasher } from '../hashing/prefix-hasher.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import type { ZmqModule } from '../subscriber/zmq-types.js';
@@ -14,7 +14,7 @@ export interface PrefixPluginEnv {
   /** Metrics. */
   readonly metrics: PrefixIndexMetrics;
   /** Logger for first occurrences of problems. */
-  readonly logger: Logger;
+  readonly logger: PrefixIndexLogger;
   /** Tokenizer for `token-producer` backend `custom`. */
   readonly tokenizer: Tokenizer | undefined;
   /** zeromq module override (tests); default `import('zeromq')`. */

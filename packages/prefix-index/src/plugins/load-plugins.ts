@@ -1,6 +1,6 @@
 import { prefixBasedPdDeciderPlugin, type PluginDefinition, type PluginPack, type PluginRegistry } from '@switchyard/core';
 import type { Registry } from 'prom-client';
-import { consoleLogger, type Logger } from '../api/logger.js';
+import { consoleLogger, type PrefixIndexLogger } from '../api/logger.js';
 import { PrefixHasher } from '../hashing/prefix-hasher.js';
 import { createPrefixIndexMetrics, type PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
 import type { ZmqModule } from '../subscriber/zmq-types.js';
@@ -28,7 +28,7 @@ export interface PrefixIndexPluginOptions {
   /** prom-client registry for the default metrics (default: a private one). */
   readonly registry?: Registry;
   /** Logger for first occurrences of problems (default: console). */
-  readonly logger?: Logger;
+  readonly logger?: PrefixIndexLogger;
   /** Tokenizer for `token-producer` with `backend: custom`. */
   readonly tokenizer?: Tokenizer;
   /** zeromq module override (tests); default `import('zeromq')` when a precise producer subscribes. */

@@ -2,14 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Attributes, createDefaultRegistry, EndpointPicker, EndpointPool, loadConfig, parseRequest, type PluginRegistry, type Scorer } from '@switchyard/core';
-import { createPrefixHasher, loadPrefixIndexPlugins, type Logger, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
+import { createPrefixHasher, loadPrefixIndexPlugins, type PrefixIndexLogger, type PrecisePrefixProducer, type PrefixHasher } from '@switchyard/prefix-index';
 import { FakeEngine, seq } from '../test-support/fake-engine.js';
 import { cycleContext, schedulingRequest, tokensPrompt } from '@switchyard/core/testing';
 
 const HEAD = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\n';
 let hasher: PrefixHasher;
 const warnings: string[] = [];
-const logger: Logger = { warn: (m) => warnings.push(m), info: () => undefined };
+const logger: PrefixIndexLogger = { warn: (m) => warnings.push(m), info: () => undefined };
 let registry: PluginRegistry;
 beforeAll(() => {
   hasher = createPrefixHasher();

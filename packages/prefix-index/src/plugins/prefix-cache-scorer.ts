@@ -1,4 +1,5 @@
 import {
+  PREFIX_CACHE_SCORER,
   definePlugin,
   type CycleContext,
   type Endpoint,
@@ -14,8 +15,9 @@ import { matchInfoConsumes, readMatchInfo } from './attributes.js';
 import { CandidateMatchMap } from './candidate-match-map.js';
 import type { PrefixPluginEnv } from './env.js';
 
-/** Type name of the prefix-cache scorer. @public */
-export const PREFIX_CACHE_SCORER = 'prefix-cache-scorer';
+// The type name is core's constant (core's default weights name it), re-exported so that one
+// name is one object in both packages.
+export { PREFIX_CACHE_SCORER };
 
 /** Parameters that turn on llm-d's legacy mode (a scorer with its own built-in index). */
 const LEGACY_INDEX_KEYS = ['blockSize', 'blockSizeTokens', 'maxPrefixBlocksToMatch', 'maxPrefixTokensToMatch', 'lruCapacityPerServer', 'autoTune'] as const;

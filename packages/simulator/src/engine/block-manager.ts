@@ -1,4 +1,4 @@
-import type { BlockRemovedEvent, KvEvent } from './kv-events.js';
+import type { SimBlockRemovedEvent, SimKvEvent } from './kv-events.js';
 import { CpuTier } from './cpu-tier.js';
 import { CachedBlocks } from './cached-blocks.js';
 
@@ -45,8 +45,8 @@ export class BlockManager {
   #numFree = 0;
   readonly #cached: CachedBlocks;
   readonly #cpu: CpuTier | undefined;
-  #events: KvEvent[] | undefined;
-  #removed: BlockRemovedEvent | undefined;
+  #events: SimKvEvent[] | undefined;
+  #removed: SimBlockRemovedEvent | undefined;
   #evictions = 0;
 
   /**
@@ -68,7 +68,7 @@ export class BlockManager {
   }
 
   /** Starts recording KV events into `sink` (undefined stops). */
-  recordEvents(sink: KvEvent[] | undefined): void {
+  recordEvents(sink: SimKvEvent[] | undefined): void {
     this.#events = sink;
   }
 

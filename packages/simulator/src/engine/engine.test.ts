@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@switchyard/core';
-import { EngineModel, PROFILE_8B_H100, fillSyntheticTokens, renderMetrics, type EngineRequestResult, type KvEventBatch } from '@switchyard/simulator';
+import { EngineModel, PROFILE_8B_H100, fillSyntheticTokens, renderMetrics, type EngineRequestResult, type SimKvEventBatch } from '@switchyard/simulator';
 
 const synth = (seed: number, n: number, offset = 0): Uint32Array => {
   const out = new Uint32Array(n);
@@ -84,7 +84,7 @@ describe('EngineModel prefix cache', () => {
   it('evicts least recently freed blocks first and reports them as BlockRemoved', async () => {
     const clock = new ManualClock();
     const engine = new EngineModel({ clock, profile: 'tiny', overrides: { numGpuBlocks: 100 } });
-    const batches: KvEventBatch[] = [];
+    const batches: SimKvEventBatch[] = [];
     engine.on('kvEvents', (b) => batches.push(b));
     const first = synth(7, 800); // 50 blocks
     await run(engine, clock, 'first', first, 1);

@@ -5,7 +5,7 @@ import { BlockManager } from './block-manager.js';
 import { resolveEngineConfig, type EngineConfigInput } from './config.js';
 import { stepTimeMs } from './cost-model.js';
 import { EngineStats } from './engine-stats.js';
-import type { KvEvent, KvEventBatch } from './kv-events.js';
+import type { SimKvEvent, SimKvEventBatch } from './kv-events.js';
 import { LoraManager } from './lora-manager.js';
 import { PublishedStats, type EngineSnapshot } from './published-stats.js';
 import { BatchScheduler, StepPlan } from './scheduler-step.js';
@@ -31,7 +31,7 @@ export interface EngineOptions extends EngineConfigInput {
  */
 export interface EngineEvents {
   /** KV events of one step (only produced while someone listens). */
-  kvEvents: [batch: KvEventBatch];
+  kvEvents: [batch: SimKvEventBatch];
   /** A request ended. */
   finished: [result: EngineRequestResult];
 }
@@ -69,7 +69,7 @@ export class EngineModel extends EventEmitter<EngineEvents> {
   readonly #live = new Map<string, Sequence>();
   readonly #rank: number | null;
   readonly #timestamp: () => number;
-  #events: KvEvent[] = [];
+  #events: SimKvEvent[] = [];
   #stepTimer: TimerHandle | undefined;
   #kickTimer: TimerHandle | undefined;
   #closed = false;
@@ -254,7 +254,7 @@ export class EngineModel extends EventEmitter<EngineEvents> {
 
   #flushEvents(): void {
     if (this.#events.length === 0) return;
-    const batch: KvEventBatch = { ts: this.#timestamp(), events: this.#events, dataParallelRank: this.#rank };
+    const batch: SimKvEventBatch = { ts: this.#timestamp(), events: this.#events, dataParallelRank: this.#rank };
     this.#events = [];
     this.blocks.recordEvents(undefined);
     this.emit('kvEvents', batch);

@@ -11,7 +11,7 @@ export type { KvBlockOwner } from './block-manager.js';
 export { LoraManager } from './lora-manager.js';
 export { EngineStats } from './engine-stats.js';
 export type { EngineRequestView, SequenceStatus } from './sequence.js';
-export type { KvMedium, KvEvent, KvEventBatch, BlockStoredEvent, BlockRemovedEvent, AllBlocksClearedEvent } from './kv-events.js';
+export type { KvMedium, SimKvEvent, SimKvEventBatch, SimBlockStoredEvent, SimBlockRemovedEvent, SimAllBlocksClearedEvent } from './kv-events.js';
 export { encodeKvEventBatch } from './kv-event-encoding.js';
 export type { KvEventEncoding } from './kv-event-encoding.js';
 export { renderMetrics } from './metrics-view.js';

@@ -1,5 +1,5 @@
 import { Packr } from 'msgpackr';
-import type { KvEvent, KvEventBatch } from './kv-events.js';
+import type { SimKvEvent, SimKvEventBatch } from './kv-events.js';
 
 /**
  * How events are encoded inside a batch: `map` (vLLM ≥ ~0.23: each event a `{type: ...}` map)
@@ -14,7 +14,7 @@ const packr = new Packr({ useRecords: false, variableMapSize: true });
 const wireHash = (h: number): number | bigint => (h > 0xffffffff ? BigInt(h) : h);
 const wireHashes = (hs: readonly number[]): (number | bigint)[] => hs.map(wireHash);
 
-function eventAsArray(e: KvEvent): unknown[] {
+function eventAsArray(e: SimKvEvent): unknown[] {
   switch (e.type) {
     case 'BlockStored':
       // block_hashes, parent_block_hash, token_ids, block_size, lora_id, medium, lora_name, extra_keys, group_idx
@@ -26,7 +26,7 @@ function eventAsArray(e: KvEvent): unknown[] {
   }
 }
 
-function eventAsMap(e: KvEvent): Record<string, unknown> {
+function eventAsMap(e: SimKvEvent): Record<string, unknown> {
   switch (e.type) {
     case 'BlockStored':
       // Fields without defaults are always present (even when nil); defaulted ones only when set.
@@ -53,7 +53,7 @@ function eventAsMap(e: KvEvent): Record<string, unknown> {
  * (`[ts, [events]]` when the rank is null), block hashes as unsigned 64-bit integers.
  * @public
  */
-export function encodeKvEventBatch(batch: KvEventBatch, encoding: KvEventEncoding = 'map'): Uint8Array {
+export function encodeKvEventBatch(batch: SimKvEventBatch, encoding: KvEventEncoding = 'map'): Uint8Array {
   const events = packr.pack(encoding === 'map' ? batch.events.map(eventAsMap) : batch.events.map(eventAsArray));
   const rank = batch.dataParallelRank === null ? undefined : packr.pack(batch.dataParallelRank);
   // The outer array is written by hand so that ts is always a float64 (msgspec writes Python

@@ -1,3 +1,9 @@
+/*
+ * The engine model's own KV events: what the simulated block manager emits, with engine hashes as
+ * plain numbers and vLLM's upper-case media. Named `Sim…` because `@switchyard/prefix-index` exports
+ * the decoded wire events (`KvEvent`, 64-bit hashes) under the plain names; `toPrefixIndexBatch`
+ * converts one into the other.
+ */
 /**
  * Where a block lives (vLLM's `medium`).
  * @public
@@ -9,7 +15,7 @@ export type KvMedium = 'GPU' | 'CPU';
  * still in flight are already hittable).
  * @public
  */
-export interface BlockStoredEvent {
+export interface SimBlockStoredEvent {
   /** Discriminant. */
   readonly type: 'BlockStored';
   /** Hashes of the consecutive blocks stored. */
@@ -30,7 +36,7 @@ export interface BlockStoredEvent {
  * Cached blocks were evicted (reused for other data). Not emitted when a request merely finishes.
  * @public
  */
-export interface BlockRemovedEvent {
+export interface SimBlockRemovedEvent {
   /** Discriminant. */
   readonly type: 'BlockRemoved';
   /** Hashes of the evicted blocks. */
@@ -43,7 +49,7 @@ export interface BlockRemovedEvent {
  * The prefix cache was reset.
  * @public
  */
-export interface AllBlocksClearedEvent {
+export interface SimAllBlocksClearedEvent {
   /** Discriminant. */
   readonly type: 'AllBlocksCleared';
 }
@@ -52,17 +58,17 @@ export interface AllBlocksClearedEvent {
  * One KV-cache event.
  * @public
  */
-export type KvEvent = BlockStoredEvent | BlockRemovedEvent | AllBlocksClearedEvent;
+export type SimKvEvent = SimBlockStoredEvent | SimBlockRemovedEvent | SimAllBlocksClearedEvent;
 
 /**
  * The events of one engine step, as vLLM publishes them.
  * @public
  */
-export interface KvEventBatch {
+export interface SimKvEventBatch {
   /** Timestamp in seconds. */
   readonly ts: number;
   /** Events in the order they happened. */
-  readonly events: readonly KvEvent[];
+  readonly events: readonly SimKvEvent[];
   /** Data-parallel rank stamped on the batch (null omits it, like vLLM ≤0.9). */
   readonly dataParallelRank: number | null;
 }

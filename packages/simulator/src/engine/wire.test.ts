@@ -2,13 +2,13 @@ import { Packr } from 'msgpackr';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '@switchyard/core';
 import { decodeKvEventBatch } from '@switchyard/prefix-index';
-import { EngineModel, encodeKvEventBatch, renderMetrics, toPrefixIndexBatch, tokenizeText, type KvEventBatch } from '@switchyard/simulator';
+import { EngineModel, encodeKvEventBatch, renderMetrics, toPrefixIndexBatch, tokenizeText, type SimKvEventBatch } from '@switchyard/simulator';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const str = (s: string): string => (0xa0 + s.length).toString(16) + Buffer.from(s).toString('hex');
 const unpackr = new Packr({ useRecords: false, mapsAsObjects: true, int64AsType: 'bigint' });
 
-const sample: KvEventBatch = {
+const sample: SimKvEventBatch = {
   ts: 1.5,
   dataParallelRank: 0,
   events: [
@@ -51,7 +51,7 @@ describe('KV event encoding', () => {
   it('encodes what a running engine emits', () => {
     const clock = new ManualClock();
     const engine = new EngineModel({ clock, profile: 'tiny' });
-    const batches: KvEventBatch[] = [];
+    const batches: SimKvEventBatch[] = [];
     engine.on('kvEvents', (b) => batches.push(b));
     const prompt = tokenizeText('x'.repeat(4 * 40)); // 40 tokens: 2 full blocks
     engine.submit({ id: 'a', promptTokens: prompt, maxOutputTokens: 1 });
@@ -67,7 +67,7 @@ describe('KV event interop with @switchyard/prefix-index', () => {
   it('decodes what the engine encodes, in both encodings, to what the push API receives', () => {
     const clock = new ManualClock();
     const engine = new EngineModel({ clock, profile: 'tiny', overrides: { numGpuBlocks: 40, loraAdapters: ['ad'], loraLoadMs: 1 } });
-    const batches: KvEventBatch[] = [];
+    const batches: SimKvEventBatch[] = [];
     engine.on('kvEvents', (b) => batches.push(b));
     for (let i = 0; i < 6; i++) {
       engine.submit({ id: `r${i}`, promptTokens: tokenizeText(`prompt number ${i} `.repeat(40)), maxOutputTokens: 20, adapter: i % 2 === 0 ? undefined : 'ad' });

@@ -1,6 +1,6 @@
 import { EndpointPool, type EndpointMetrics, type ManualClock } from '@switchyard/core';
 import type { EngineModel } from '../engine/engine.js';
-import type { KvEventBatch } from '../engine/kv-events.js';
+import type { SimKvEventBatch } from '../engine/kv-events.js';
 import type { Rng } from '../util/prng.js';
 import { engineMetrics, scrapeEngineMetrics } from './metrics-bridge.js';
 import { kvDeliveryMs, nextScrapeMs, scrapePhaseMs, type SignalTiming } from './signal-timing.js';
@@ -63,7 +63,7 @@ export class GatewayReplica {
   }
 
   /** Delivers one KV-event batch of `pod` after a drawn delay (or drops it), in order. */
-  deliverKv(pod: FleetPod, batch: KvEventBatch): void {
+  deliverKv(pod: FleetPod, batch: SimKvEventBatch): void {
     const sink = this.policy?.onKvEvents;
     if (sink === undefined) return;
     const delay = kvDeliveryMs(this.#timing, this.#kvRng);

@@ -2,7 +2,7 @@ import type { Clock, EndpointPool, RequestScheduler, SharedState } from '@switch
 import type { EngineModel } from '../engine/engine.js';
 import type { EngineProfile } from '../engine/types.js';
 import type { EngineConfigInput } from '../engine/config.js';
-import type { KvEventBatch } from '../engine/kv-events.js';
+import type { SimKvEventBatch } from '../engine/kv-events.js';
 import type { GatewayCpuModel } from './gateway-cost.js';
 import type { SignalTiming } from './signal-timing.js';
 
@@ -53,7 +53,7 @@ export interface SimPolicy {
   /** The scheduler. */
   readonly scheduler: RequestScheduler;
   /** Receives each endpoint's KV event batches (the precise index's push API). */
-  readonly onKvEvents?: ((endpointId: string, batch: KvEventBatch) => void) | undefined;
+  readonly onKvEvents?: ((endpointId: string, batch: SimKvEventBatch) => void) | undefined;
   /** Releases resources at the end of the run. */
   readonly close?: (() => void | Promise<void>) | undefined;
 }

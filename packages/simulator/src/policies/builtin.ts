@@ -17,7 +17,7 @@ import {
 import { flowControlPack } from '@switchyard/flow-control';
 import { SWITCHYARD_PROFILE_YAML, prefixIndexPack, type PreciseKvIndex } from '@switchyard/prefix-index';
 import { SwitchyardError } from '@switchyard/core';
-import type { KvEventBatch } from '../engine/kv-events.js';
+import type { SimKvEventBatch } from '../engine/kv-events.js';
 import { priorityObjectives } from '../fleet/request.js';
 import type { PolicyContext, PolicyFactory, SimPolicy } from '../fleet/types.js';
 import { toPrefixIndexBatch } from './kv-bridge.js';
@@ -109,7 +109,7 @@ function policyOf(name: string, description: string, picker: EndpointPicker, con
     onKvEvents:
       indexes.length === 0
         ? undefined
-        : (endpointId: string, batch: KvEventBatch) => {
+        : (endpointId: string, batch: SimKvEventBatch) => {
             const converted = toPrefixIndexBatch(batch);
             for (const index of indexes) index.ingest(endpointId, converted);
           },

@@ -1,11 +1,11 @@
 import type { KvEventBatch as PrefixKvEventBatch, KvEvent as PrefixKvEvent } from '@switchyard/prefix-index';
-import type { KvEventBatch } from '../engine/kv-events.js';
+import type { SimKvEventBatch } from '../engine/kv-events.js';
 
 /**
  * Batches already converted: every gateway replica's precise index receives the same engine batch
  * object, so it is converted once (the converted form is never mutated by the index).
  */
-const converted = new WeakMap<KvEventBatch, PrefixKvEventBatch>();
+const converted = new WeakMap<SimKvEventBatch, PrefixKvEventBatch>();
 
 /**
  * Converts an engine batch to the decoded form `@switchyard/prefix-index` ingests (what its
@@ -13,7 +13,7 @@ const converted = new WeakMap<KvEventBatch, PrefixKvEventBatch>();
  * Converting the same batch object again returns the same result object.
  * @public
  */
-export function toPrefixIndexBatch(batch: KvEventBatch): PrefixKvEventBatch {
+export function toPrefixIndexBatch(batch: SimKvEventBatch): PrefixKvEventBatch {
   let out = converted.get(batch);
   if (out === undefined) {
     out = convert(batch);
@@ -22,7 +22,7 @@ export function toPrefixIndexBatch(batch: KvEventBatch): PrefixKvEventBatch {
   return out;
 }
 
-function convert(batch: KvEventBatch): PrefixKvEventBatch {
+function convert(batch: SimKvEventBatch): PrefixKvEventBatch {
   const events: PrefixKvEvent[] = batch.events.map((e): PrefixKvEvent => {
     switch (e.type) {
       case 'BlockStored':

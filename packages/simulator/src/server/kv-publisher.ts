@@ -1,7 +1,7 @@
 import type * as Zmq from 'zeromq';
 import { SwitchyardError } from '@switchyard/core';
 import type { EngineModel } from '../engine/engine.js';
-import type { KvEventBatch } from '../engine/kv-events.js';
+import type { SimKvEventBatch } from '../engine/kv-events.js';
 import { encodeKvEventBatch, type KvEventEncoding } from '../engine/kv-event-encoding.js';
 
 /**
@@ -48,7 +48,7 @@ export class KvEventPublisher {
   #pub: Zmq.Publisher | undefined;
   #router: Zmq.Router | undefined;
   #chain: Promise<unknown> = Promise.resolve();
-  readonly #listener = (batch: KvEventBatch): void => { this.#publish(batch); };
+  readonly #listener = (batch: SimKvEventBatch): void => { this.#publish(batch); };
   /** Actual PUB endpoint after binding. */
   endpoint = '';
   /** Actual replay endpoint after binding ('' without replay). */
@@ -100,7 +100,7 @@ export class KvEventPublisher {
     this.#router = undefined;
   }
 
-  #publish(batch: KvEventBatch): void {
+  #publish(batch: SimKvEventBatch): void {
     const payload = encodeKvEventBatch(batch, this.#options.encoding ?? 'map');
     const seq = this.#seq++;
     if (this.#buffer.length < this.#capacity) this.#buffer.push({ seq, payload });
