@@ -210,13 +210,13 @@ export type {
 
 // Decision console
 export {
-  DecisionLog, recordDecisions, buildConsoleSnapshot, consoleEndpoint, decisionSummary, poolSource,
+  DecisionLog, recordDecisions, DECISION_TRACE_HEADER, formatCompactTrace, buildConsoleSnapshot, consoleEndpoint, decisionSummary, poolSource,
   CONSOLE_PATH, createConsoleHandler, consoleSettingsSchema, splitConsoleSection,
   applyPoolRecording, parsePoolRecording, poolRecordingSchema, formatExplanation, explainPick,
   readPoolRecording,
 } from './console/index.js';
 export type {
-  DecisionLogOptions, DecisionOutcome, DecisionRecord, DecisionListener, RecordDecisionsOptions,
+  DecisionLogOptions, DecisionOutcome, DecisionRecord, DecisionListener, RecordDecisionsOptions, CompactTraceOptions,
   ConsoleOptions, ConsolePoolSource, ConsoleHandler, ConsoleSettings, PoolRecording,
   ExplainOptions, EndpointHealth, ConsoleEndpoint, ConsolePool, ConsoleFlow, ConsoleBand,
   ConsoleFlowControl, ConsolePrefixIndex, ConsoleDecisionSummary, ConsoleSnapshot,

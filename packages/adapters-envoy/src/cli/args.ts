@@ -40,6 +40,8 @@ export interface EppCliArgs {
   readonly trustHeaders: boolean;
   /** Serve the operator console at `/console` on the metrics port (the config's `console.enabled` otherwise). */
   readonly console: boolean;
+  /** Add the compact decision trace header to every response (the config's `console.traceHeader` otherwise). */
+  readonly decisionTraceHeader: boolean;
   /** Least severe log level written (request lines: failures at warn, successes at debug). */
   readonly logLevel: LogLevel;
   /** Log line format. */
@@ -61,7 +63,7 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switc
                       [--resources FILE]
                       [--grpc-port 9002] [--grpc-health-port 9003] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
-                      [--max-body-bytes N] [--trust-headers true|false] [--console]
+                      [--max-body-bytes N] [--trust-headers true|false] [--console] [--decision-trace-header]
                       [--log-level info] [--log-format auto|json|pretty] [--otel]
                       [--redis-url redis://host:6379]
        switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
@@ -88,6 +90,9 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --trust-headers BOOL      read x-llm-d-* classification headers (default true: behind a gateway)
   --console                 serve the operator console at /console on the metrics port (off by
                             default: it shows tenants and models; also console.enabled in the config)
+  --decision-trace-header   add x-switchyard-decision-trace (model, classification, candidates,
+                            picked, filters, best scores, scorers) to every response; the full
+                            trace is in the console (also console.traceHeader in the config)
   --log-level L             trace, debug, info (default), warn, error, fatal or silent; one JSON
                             line per failed request at warn, per successful one at debug
   --log-format F            json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
@@ -141,6 +146,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'max-body-bytes': { type: 'string' },
         'trust-headers': { type: 'string' },
         console: { type: 'boolean' },
+        'decision-trace-header': { type: 'boolean' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
@@ -190,6 +196,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     maxBodyBytes: positive('--max-body-bytes', values['max-body-bytes'], 1),
     trustHeaders: trust !== 'false',
     console: values.console === true,
+    decisionTraceHeader: values['decision-trace-header'] === true,
     logLevel: parseLogLevel(values['log-level'] ?? 'info'),
     logFormat,
     otel: values.otel === true,

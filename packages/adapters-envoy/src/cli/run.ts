@@ -61,6 +61,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     maxBodyBytes: args.maxBodyBytes,
     trustHeaders: args.trustHeaders,
     ...(args.console ? { console: true } : {}),
+    ...(args.decisionTraceHeader ? { decisionTraceHeader: true } : {}),
     ...(args.redisUrl === undefined ? {} : { redisUrl: args.redisUrl }),
     onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-epp', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
     log: (line) => {

@@ -57,6 +57,11 @@ export interface EppOptions {
    * top-level `console.enabled`). Off by default: it shows tenants and models.
    */
   readonly console?: boolean | undefined;
+  /**
+   * Add `x-switchyard-decision-trace` (core's `formatCompactTrace`) to every response Envoy
+   * returns to the client (overrides the config's `console.traceHeader`).
+   */
+  readonly decisionTraceHeader?: boolean | undefined;
   /** Called once per request when it ends, with its decision record (the request log). */
   readonly onRequestEnd?: DecisionListener | undefined;
   /** OpenTelemetry spans per request (`openTelemetryDecisionTracer(await loadOpenTelemetry())`). */
@@ -141,6 +146,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const prefixMetrics = createPrefixIndexMetrics();
   const split = splitConsoleSection(options.configText);
   const consoleOn = options.console ?? split.console.enabled;
+  const traceHeader = options.decisionTraceHeader ?? split.console.traceHeader;
   const decisions = consoleOn ? new DecisionLog({ capacity: split.console.decisions, clock }) : undefined;
   const flowRegistry = new Registry();
   const schedulerMetrics = new SchedulerMetrics();
@@ -189,7 +195,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
     server = await startEppServer({
-      scheduler: decisions === undefined && options.onRequestEnd === undefined && options.tracer === undefined ? picker : recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd, tracer: options.tracer }),
+      scheduler: decisions === undefined && options.onRequestEnd === undefined && options.tracer === undefined && !traceHeader ? picker : recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd, tracer: options.tracer, traceHeader }),
       pool,
       clock,
       host,

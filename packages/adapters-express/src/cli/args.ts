@@ -13,6 +13,8 @@ export interface GatewayCliArgs {
   readonly config: string | undefined;
   /** Built-in routing profile used when no `--config` is given (`switchyard` or `llm-d`). */
   readonly profile: RoutingProfileName | undefined;
+  /** InferenceObjective / InferenceModelRewrite manifests file. */
+  readonly resources: string | undefined;
   /** Endpoints given on the command line (one pool, no model registry). */
   readonly endpoints: readonly string[] | undefined;
   /** Listen port (overrides the config). */
@@ -21,6 +23,8 @@ export interface GatewayCliArgs {
   readonly host: string | undefined;
   /** Serve the operator console at `/console` (`gateway.console.enabled` otherwise). */
   readonly console: boolean;
+  /** Add the compact decision trace header to every response (`gateway.console.traceHeader` otherwise). */
+  readonly decisionTraceHeader: boolean;
   /** Least severe log level written (request lines: failures at warn, successes at debug). */
   readonly logLevel: LogLevel;
   /** Log line format. */
@@ -36,7 +40,7 @@ export interface GatewayCliArgs {
 }
 
 /** Usage text of the CLI. @public */
-export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,...] [--port N] [--host ADDR] [--console]
+export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,...] [--resources FILE] [--port N] [--host ADDR] [--console] [--decision-trace-header]
                           [--log-level info] [--log-format auto|json|pretty] [--otel]
                           [--redis-url redis://host:6379]
        switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
@@ -49,10 +53,17 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
                        default scorers) or switchyard (lowest estimated TTFT, docs/scheduling.md)
   --endpoints LIST     comma-separated ip:port model servers: one pool, every model name is
                        forwarded to it, /v1/models comes from the servers themselves
+  --resources FILE     InferenceObjective / InferenceModelRewrite manifests (YAML or JSON;
+                       other kinds skipped): priority bands for x-gateway-inference-objective
+                       (trusted clients only, gateway.trust) and model rewrites
   --port N             listen port (default 8080, or gateway.listen.port)
   --host ADDR          listen address (default 0.0.0.0, or gateway.listen.host)
   --console            serve the operator console at /console (off by default: it shows
                        tenants and models; also gateway.console.enabled in the config)
+  --decision-trace-header
+                       add x-switchyard-decision-trace (model, classification, candidates,
+                       picked, filters, best scores, scorers) to every response; the full
+                       trace is in the console (also gateway.console.traceHeader)
   --log-level L        trace, debug, info (default), warn, error, fatal or silent; one JSON line
                        per failed request at warn, per successful one at debug
   --log-format F       json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
@@ -79,9 +90,11 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         config: { type: 'string', short: 'c' },
         profile: { type: 'string' },
         endpoints: { type: 'string', short: 'e' },
+        resources: { type: 'string', short: 'r' },
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         console: { type: 'boolean' },
+        'decision-trace-header': { type: 'boolean' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
@@ -113,5 +126,5 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const profile = values.profile;
   if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
   if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
-  return { config: values.config, profile: profile as RoutingProfileName | undefined, endpoints, port, host: values.host, console: values.console === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, redisUrl: redisUrlFlag(values), help: values.help === true };
+  return { config: values.config, profile: profile as RoutingProfileName | undefined, resources: values.resources, endpoints, port, host: values.host, console: values.console === true, decisionTraceHeader: values['decision-trace-header'] === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, redisUrl: redisUrlFlag(values), help: values.help === true };
 }

@@ -52,6 +52,15 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       }
     }
     if (text === undefined && args.profile !== undefined) text = routingProfileConfig(args.profile);
+    let resources: string | undefined;
+    if (args.resources !== undefined) {
+      try {
+        resources = await readFile(args.resources, 'utf8');
+      } catch (err) {
+        io.err(`switchyard-gateway: cannot read --resources ${args.resources}: ${err instanceof Error ? err.message : String(err)}`);
+        return { kind: 'exit', code: 2 };
+      }
+    }
     const otel = args.otel ? await loadOpenTelemetry() : undefined;
     if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
     const kube = kubernetesCliDiscovery(args.kubernetes);
@@ -61,10 +70,12 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       // Discovery fills the one pool; the IPP ConfigMaps tell which model names it serves.
       ...(kube === undefined ? {} : { emptyPool: true, modelCatalogue: kube.modelMappings }),
       ...(args.config === undefined ? {} : { configPath: args.config }),
+      ...(resources === undefined ? {} : { resources, resourcesPath: `--resources ${args.resources ?? ''}` }),
       ...(args.endpoints === undefined ? {} : { endpoints: args.endpoints }),
       ...(args.port === undefined ? {} : { port: args.port }),
       ...(args.host === undefined ? {} : { host: args.host }),
       ...(args.console ? { console: true } : {}),
+      ...(args.decisionTraceHeader ? { decisionTraceHeader: true } : {}),
       ...(args.redisUrl === undefined ? {} : { redisUrl: args.redisUrl }),
       onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-gateway', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
       plugins: io.plugins ?? [],

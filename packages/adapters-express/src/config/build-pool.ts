@@ -1,6 +1,6 @@
 import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, recordNotActedOn } from '@switchyard/core';
 import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
-import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics, SharedState } from '@switchyard/core';
+import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, LoadedResources, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics, SharedState } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
 import type { GatewayPool } from '../gateway/pool.js';
@@ -46,10 +46,19 @@ export interface PoolBuildContext {
   readonly onDecisionEnd?: DecisionListener | undefined;
   /** OpenTelemetry spans per request. */
   readonly tracer?: DecisionTracer | undefined;
+  /** Add the compact decision trace header to every response. */
+  readonly traceHeader?: boolean | undefined;
   /** Where one-time config notices go (parameters accepted but not acted on). */
   readonly log?: ((line: string) => void) | undefined;
   /** State shared with the other gateway replicas; each pool shares under its own name. */
   readonly sharedState?: SharedState | undefined;
+  /**
+   * InferenceObjectives and InferenceModelRewrites every pool starts with (`--resources`). With
+   * `resourcesByPool`, a pool keeps only those whose `poolRefs` / `poolRef` name it (or name no pool).
+   */
+  readonly resources?: LoadedResources | undefined;
+  /** Filter {@link PoolBuildContext.resources} by pool name (a gateway with several pools). */
+  readonly resourcesByPool?: boolean;
 }
 
 /**
@@ -63,9 +72,9 @@ export interface BuiltPool {
   readonly source: EndpointPool;
   /** The picker. */
   readonly picker: EndpointPicker;
-  /** InferenceObjectives the picker reads (empty unless discovery fills it). */
+  /** InferenceObjectives the picker reads (from `--resources`, or filled by discovery). */
   readonly objectives: ObjectiveStore;
-  /** InferenceModelRewrites the picker reads (empty unless discovery fills it). */
+  /** InferenceModelRewrites the picker reads (from `--resources`, or filled by discovery). */
   readonly rewrites: ModelRewriteStore;
   /** Flow-control metrics of this pool (labelled `inference_pool`), when flow control is on. */
   readonly registry: Registry | undefined;
@@ -111,8 +120,9 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   const fcRegistry = new Registry();
   let built: PickerFromConfig;
   let tls;
-  const objectives = new ObjectiveStore();
-  const rewrites = new ModelRewriteStore();
+  const byPool = ctx.resourcesByPool === true ? { poolName: spec.name } : {};
+  const objectives = new ObjectiveStore(ctx.resources?.objectives ?? [], byPool);
+  const rewrites = new ModelRewriteStore(ctx.resources?.modelRewrites ?? [], byPool);
   try {
     built = createPickerFromConfig({ config: spec.document, pool, clock, packs: ctx.packs, metrics: ctx.schedulerMetrics, admissionMetrics: fcRegistry, poolName: spec.name, objectives, rewrites, sharedState: shared });
   } catch (err) {
@@ -152,7 +162,8 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     ctx.onScraper?.(spec.name, scraper);
     scraper.start();
   }
-  const scheduler = ctx.decisions === undefined && ctx.onDecisionEnd === undefined && ctx.tracer === undefined ? picker : recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd, tracer: ctx.tracer });
+  const recorded = ctx.decisions !== undefined || ctx.onDecisionEnd !== undefined || ctx.tracer !== undefined || ctx.traceHeader === true;
+  const scheduler = recorded ? recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd, tracer: ctx.tracer, traceHeader: ctx.traceHeader }) : picker;
   return {
     pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), ...(scraper === undefined ? {} : { ready: freshEndpointIn(pool, clock, loaded.dataLayerSettings.staleness.thresholdMs) }), models: spec.models },
     source,

@@ -113,6 +113,33 @@ gateway:
     expect(metrics.match(/# HELP llm_d_epp_flow_control_queue_size /g)).toHaveLength(1);
   });
 
+  it('gives each pool the InferenceObjectives and rewrites of resources that name it', async () => {
+    const config = `apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\ngateway:\n  pools:\n  - { name: alpha, endpoints: ["${a.address}"], models: [llama] }\n  - { name: beta, endpoints: ["${b.address}"], models: [qwen] }\n`;
+    const objective = (name: string, priority: number, pool?: string): string =>
+      `apiVersion: llm-d.ai/v1\nkind: InferenceObjective\nmetadata: { name: ${name} }\nspec: { priority: ${priority}${pool === undefined ? '' : `, poolRefs: [{ name: ${pool} }]`} }\n`;
+    const rewrite = 'apiVersion: inference.networking.x-k8s.io/v1alpha2\nkind: InferenceModelRewrite\nmetadata: { name: rw }\nspec: { poolRef: { name: beta }, rules: [{ matches: [{ model: { value: old } }], targets: [{ modelRewrite: qwen }] }] }\n';
+    const resources = [objective('gold', 50, 'alpha'), objective('bronze', -1, 'beta'), objective('everywhere', 7), rewrite, 'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: skipped }\n'].join('---\n');
+    const { gw } = await start({ config, resources, scrapeMetrics: false });
+    const [alpha, beta] = gw.pools;
+    expect(alpha?.objectives.list().map((o) => o.name)).toEqual(['gold', 'everywhere']);
+    expect(beta?.objectives.list().map((o) => o.name)).toEqual(['bronze', 'everywhere']);
+    expect(alpha?.rewrites.list()).toEqual([]);
+    expect(beta?.rewrites.list().map((r) => r.name)).toEqual(['rw']);
+    await expect(createGatewayFromConfig({ endpoints: [a.address], resources: 'apiVersion: llm-d.ai/v1\nkind: InferenceObjective\nmetadata: { name: x }\nspec: { priority: 1, colour: red }\n', resourcesPath: 'objectives.yaml', scrapeMetrics: false })).rejects.toThrow(/^objectives\.yaml: .*colour/);
+  });
+
+  it('adds the compact decision trace header when asked (option or gateway.console.traceHeader)', async () => {
+    const { url } = await start({ endpoints: [a.address], decisionTraceHeader: true, scrapeMetrics: false });
+    const r = await post(`${url}/v1/chat/completions`, chat());
+    expect(r.status).toBe(200);
+    expect(r.headers['x-switchyard-decision-trace']).toMatch(new RegExp(`^model=m1;priority=0;fairness=default-flow;profile=[^;]+;candidates=1;picked=${a.address.replace(/\./g, '\\.')};`));
+    const config = 'apiVersion: llm-d.ai/v1alpha1\nkind: EndpointPickerConfig\ngateway:\n  console: { traceHeader: true }\n';
+    const viaConfig = await start({ config, endpoints: [a.address], scrapeMetrics: false });
+    expect((await post(`${viaConfig.url}/v1/chat/completions`, chat())).headers['x-switchyard-decision-trace']).toContain(`picked=${a.address}`);
+    const off = await start({ endpoints: [a.address], scrapeMetrics: false });
+    expect((await post(`${off.url}/v1/chat/completions`, chat())).headers['x-switchyard-decision-trace']).toBeUndefined();
+  });
+
   it("serves the pickers' metrics beside a GatewayMetrics the caller brings", async () => {
     const own = new GatewayMetrics();
     const { url } = await start({ endpoints: [a.address], handler: { metrics: own } });

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { flowControlPack } from '@switchyard/flow-control';
 import { prefixIndexPack } from '@switchyard/prefix-index';
-import { DecisionLog, SchedulerMetrics, SwitchyardError, systemClock } from '@switchyard/core';
-import type { Clock, ConsoleHandler, DecisionListener, DecisionTracer, PluginDefinition, PluginPack, ReplicaSync, RequestParser } from '@switchyard/core';
+import { DecisionLog, SchedulerMetrics, SwitchyardError, loadResources, systemClock } from '@switchyard/core';
+import type { Clock, ConsoleHandler, DecisionListener, DecisionTracer, LoadedResources, PluginDefinition, PluginPack, ReplicaSync, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
 import type { GatewayOptions } from '../gateway/options.js';
@@ -42,6 +42,16 @@ export interface GatewayFromConfigOptions {
    * the metrics.
    */
   readonly modelCatalogue?: ModelCatalogue;
+  /**
+   * InferenceObjective / InferenceModelRewrite manifests (YAML or JSON text; other kinds are
+   * skipped), as `switchyard-gateway --resources FILE` reads them: objectives give requests that
+   * name them in `x-gateway-inference-objective` their priority band (when the client is trusted,
+   * see `gateway.trust`), rewrites change the model. With `gateway.pools`, a pool takes those whose
+   * `poolRefs` / `poolRef` name it, or that name no pool.
+   */
+  readonly resources?: string;
+  /** Where {@link GatewayFromConfigOptions.resources} came from: named in its errors. */
+  readonly resourcesPath?: string;
   /** Listen port (overrides `gateway.listen.port`). */
   readonly port?: number;
   /** Listen host (overrides `gateway.listen.host`). */
@@ -67,6 +77,11 @@ export interface GatewayFromConfigOptions {
   readonly log?: (line: string) => void;
   /** Serve the operator console at `/console` (overrides `gateway.console.enabled`). */
   readonly console?: boolean;
+  /**
+   * Add `x-switchyard-decision-trace` (core's `formatCompactTrace`) to every response (overrides
+   * `gateway.console.traceHeader`).
+   */
+  readonly decisionTraceHeader?: boolean;
   /** Called once per request when it ends, with its decision record (the request log). */
   readonly onRequestEnd?: DecisionListener;
   /** OpenTelemetry spans per request (`openTelemetryDecisionTracer(await loadOpenTelemetry())`). */
@@ -136,6 +151,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     ...(section.pools ?? []).flatMap((p) => p.models),
     ...section.routes.flatMap((r) => [r.name, ...r.split.flatMap((t) => (t.model === undefined ? [] : [t.model]))]),
   ]);
+  const resources = readResources(options);
   const sharedState = options.sharedState ?? (await gatewaySharedState({ section, endpointPicker, redisUrl: options.redisUrl, clock, registry, log: options.log }));
   const ctx: PoolBuildContext = {
     sharedState,
@@ -157,6 +173,9 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     decisions,
     onDecisionEnd: options.onRequestEnd,
     tracer: options.tracer,
+    traceHeader: options.decisionTraceHeader ?? section.console.traceHeader,
+    resources,
+    resourcesByPool: options.endpoints === undefined && section.pools !== undefined,
   };
   const pools: BuiltPool[] = [];
   const closeAll = async (): Promise<void> => {
@@ -279,6 +298,16 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
  * The request parsers of the gateway: those the pools' configs name in `requestHandler.parsers`.
  * A request is parsed before its model tells which pool serves it, so pools must agree.
  */
+function readResources(options: GatewayFromConfigOptions): LoadedResources | undefined {
+  if (options.resources === undefined) return undefined;
+  try {
+    return loadResources(options.resources, { ignoreUnknownKinds: true });
+  } catch (err) {
+    if (err instanceof Error) err.message = `${options.resourcesPath ?? 'resources'}: ${err.message}`;
+    throw err;
+  }
+}
+
 function agreedParsers(pools: readonly BuiltPool[], where: string): readonly RequestParser[] | undefined {
   const describe = (list: readonly RequestParser[] | undefined): string => (list === undefined ? 'the defaults' : list.map((p) => p.type).join(', '));
   const first = pools[0];

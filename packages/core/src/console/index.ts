@@ -1,6 +1,8 @@
 export { DecisionLog, errorName } from './decision-log.js';
 export type { DecisionLogOptions, DecisionOutcome, DecisionRecord } from './decision-log.js';
 export { recordDecisions } from './recording-scheduler.js';
+export { DECISION_TRACE_HEADER, formatCompactTrace } from './compact-trace.js';
+export type { CompactTraceOptions } from './compact-trace.js';
 export type { DecisionListener, RecordDecisionsOptions } from './recording-scheduler.js';
 export { buildConsoleSnapshot, consoleEndpoint, decisionSummary, poolSource } from './snapshot.js';
 export type { ConsoleOptions, ConsolePoolSource } from './snapshot.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecisionLog, EndpointPicker, EndpointPool, ManualClock, SwitchyardError, parseRequest, recordDecisions, type DecisionRecord, type RequestScheduler } from '@switchyard/core';
+import { DECISION_TRACE_HEADER, DecisionLog, EndpointPicker, EndpointPool, ManualClock, SwitchyardError, parseRequest, recordDecisions, type Decision, type DecisionRecord, type RequestScheduler } from '@switchyard/core';
 import { seededRandom } from '../clock/seeded-random.js';
 import { metrics } from '../testing/index.js';
 
@@ -54,5 +54,52 @@ describe('recordDecisions', () => {
     expect(d.trace).toBeUndefined();
     d.complete({ kind: 'error', status: 503 });
     expect(ended[0]).toMatchObject({ requestId: 'req-3', outcome: 'error', error: 'HTTP 503' });
+  });
+
+  it('adds the compact trace to the response headers when asked, and only then', async () => {
+    const { picker } = setup();
+    const d = await recordDecisions(picker, { traceHeader: true }).pick(chat('req-4'));
+    expect(d.responseHeaders[DECISION_TRACE_HEADER]).toMatch(/^model=llama;priority=0;fairness=default-flow;profile=default;candidates=3;picked=e0;scores=e0:/);
+    d.complete({ kind: 'success' });
+    const plain = await recordDecisions(picker, { log: new DecisionLog({ clock: new ManualClock() }) }).pick(chat('req-5'));
+    expect(plain.trace).toBeDefined();
+    expect(plain.responseHeaders[DECISION_TRACE_HEADER]).toBeUndefined();
+    plain.complete({ kind: 'success' });
+  });
+
+  it('passes response chunks on to the wrapped decision, and offers the hook only when it has one', async () => {
+    const chunks: number[] = [];
+    const inner = await setup().picker.pick(chat('req-6'));
+    const plain: Decision = {
+      request: inner.request,
+      primary: inner.primary,
+      fallbacks: inner.fallbacks,
+      result: inner.result,
+      headers: inner.headers,
+      responseHeaders: inner.responseHeaders,
+      body: inner.body,
+      clientModel: inner.clientModel,
+      trace: inner.trace,
+      revoked: inner.revoked,
+      onResponseStart: (info) => {
+        inner.onResponseStart(info);
+      },
+      onUsage: (usage) => {
+        inner.onUsage(usage);
+      },
+      complete: (outcome) => {
+        inner.complete(outcome);
+      },
+    };
+    const withChunks: RequestScheduler = { pick: () => Promise.resolve({ ...plain, onResponseChunk: (n: number) => {
+      chunks.push(n);
+    } }) };
+    const d = await recordDecisions(withChunks, { log: new DecisionLog({ clock: new ManualClock() }) }).pick(chat('req-6'));
+    d.onResponseChunk?.(12);
+    d.onResponseChunk?.(30);
+    expect(chunks).toEqual([12, 30]);
+    const without: RequestScheduler = { pick: () => Promise.resolve(plain) };
+    expect((await recordDecisions(without, { traceHeader: true }).pick(chat('req-7'))).onResponseChunk).toBeUndefined();
+    inner.complete({ kind: 'success' });
   });
 });

@@ -7,6 +7,7 @@ import type { SchedulingRequest } from '../scheduling/request.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
 import type { DecisionTracer, RequestSpans } from '../tracing/decision-spans.js';
 import { errorName, type DecisionLog, type DecisionRecord } from './decision-log.js';
+import { DECISION_TRACE_HEADER, formatCompactTrace } from './compact-trace.js';
 
 /**
  * Called once per request when its outcome is known (success, error, cancellation, rejection):
@@ -30,6 +31,11 @@ export interface RecordDecisionsOptions {
   readonly tracer?: DecisionTracer | undefined;
   /** Called once per request when it ends. */
   readonly onEnd?: DecisionListener | undefined;
+  /**
+   * Add {@link DECISION_TRACE_HEADER} with {@link formatCompactTrace} of the decision to its
+   * `responseHeaders` (the client's response); turns tracing on. @defaultValue false
+   */
+  readonly traceHeader?: boolean | undefined;
 }
 
 /**
@@ -45,7 +51,8 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
   const log = options.log;
   const clock = options.clock ?? log?.clock ?? systemClock;
   const tracer = options.tracer;
-  const trace = log !== undefined || tracer !== undefined;
+  const traceHeader = options.traceHeader === true;
+  const trace = log !== undefined || tracer !== undefined || traceHeader;
   return {
     async pick(request: InferenceRequest, pickOptions: PickOptions = {}): Promise<Decision> {
       const fresh: DecisionRecord = {
@@ -87,7 +94,8 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
       record.scheduleMs = clock.now() - record.at;
       record.trace = log === undefined ? undefined : decision.trace;
       spans?.decided(decision, clock.now());
-      return new RecordedDecision(decision, record, clock, options.onEnd, spans);
+      const responseHeaders = traceHeader && decision.trace !== undefined ? { ...decision.responseHeaders, [DECISION_TRACE_HEADER]: formatCompactTrace(decision.trace) } : decision.responseHeaders;
+      return new RecordedDecision(decision, record, clock, options.onEnd, spans, responseHeaders);
     },
   };
 }
@@ -99,9 +107,17 @@ class RecordedDecision implements Decision {
   readonly #clock: Clock;
   readonly #onEnd: DecisionListener | undefined;
   readonly #spans: RequestSpans | undefined;
+  readonly #responseHeaders: Readonly<Record<string, string>>;
+  /**
+   * Present exactly when the wrapped decision has it: adapters skip per-chunk work for decisions
+   * without it, and the picker's TTFT/ITL metrics are fed through it.
+   */
+  readonly onResponseChunk?: (bytes: number) => void;
   #done = false;
 
-  constructor(inner: Decision, record: DecisionRecord, clock: Clock, onEnd: DecisionListener | undefined, spans: RequestSpans | undefined) {
+  constructor(inner: Decision, record: DecisionRecord, clock: Clock, onEnd: DecisionListener | undefined, spans: RequestSpans | undefined, responseHeaders: Readonly<Record<string, string>>) {
+    this.#responseHeaders = responseHeaders;
+    if (inner.onResponseChunk !== undefined) this.onResponseChunk = (bytes) => inner.onResponseChunk?.(bytes);
     this.#spans = spans;
     this.#inner = inner;
     this.#record = record;
@@ -115,7 +131,7 @@ class RecordedDecision implements Decision {
   get targets(): readonly Endpoint[] { return this.#inner.targets ?? [this.#inner.primary, ...this.#inner.fallbacks]; }
   get result(): SchedulingResult { return this.#inner.result; }
   get headers(): Readonly<Record<string, string>> { return this.#inner.headers; }
-  get responseHeaders(): Readonly<Record<string, string>> { return this.#inner.responseHeaders; }
+  get responseHeaders(): Readonly<Record<string, string>> { return this.#responseHeaders; }
   get body(): Uint8Array { return this.#inner.body; }
   get clientModel(): string { return this.#inner.clientModel; }
   get trace(): DecisionTrace | undefined { return this.#inner.trace; }

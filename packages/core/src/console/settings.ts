@@ -3,7 +3,7 @@ import { parseConfigText } from '../config/parse-source.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 
 /**
- * The console switch of a config file: `console: { enabled, decisions, stalenessMs }`.
+ * The console switch of a config file: `console: { enabled, decisions, stalenessMs, traceHeader }`.
  * @public
  */
 export interface ConsoleSettings {
@@ -13,6 +13,11 @@ export interface ConsoleSettings {
   readonly decisions: number;
   /** Metrics older than this show an endpoint as stale (ms). @default 5000 */
   readonly stalenessMs: number;
+  /**
+   * Add `x-switchyard-decision-trace` (a compact trace of the decision) to every response;
+   * independent of `enabled`. @default false
+   */
+  readonly traceHeader: boolean;
 }
 
 /**
@@ -25,6 +30,7 @@ export const consoleSettingsSchema = z
     enabled: z.boolean().default(false),
     decisions: z.number().int().min(1).max(100_000).default(200),
     stalenessMs: z.number().positive().default(5000),
+    traceHeader: z.boolean().default(false),
   })
   .prefault({});
 

@@ -118,6 +118,10 @@ describe('loadResources', () => {
     const pool = 'apiVersion: llm-d.ai/v1\nkind: InferencePool\nmetadata: {name: p}\nspec: {}\n';
     expect(configError(() => loadResources(`${pool}---\n${SEED}`))).toContain('document[0].kind: unsupported kind "InferencePool"');
     expect(loadObjectives(`${pool}---\n${SEED}`, { ignoreUnknownKinds: true })).toHaveLength(3);
+    // Skipped whatever their apiVersion, as in a `kubectl get -o yaml` dump of a namespace.
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\n';
+    expect(loadObjectives(`${configMap}---\n${SEED}`, { ignoreUnknownKinds: true })).toHaveLength(3);
+    expect(configError(() => loadResources(`${configMap}---\n${SEED}`))).toContain('document[0]');
   });
 
   it('converts single manifests for watchers', () => {

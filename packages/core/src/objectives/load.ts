@@ -82,6 +82,8 @@ export function loadResources(text: string, options: LoadResourcesOptions = {}):
   const seen = new Map<string, string>();
   for (const [where, manifest] of expand(decodeDocuments(text))) {
     const kind = isJsonObject(manifest) ? manifest['kind'] : undefined;
+    // Another kind (a ConfigMap of a `kubectl get -o yaml` dump) is skipped whatever its apiVersion.
+    if (options.ignoreUnknownKinds === true && typeof kind === 'string' && kind !== 'InferenceObjective' && kind !== 'InferenceModelRewrite') continue;
     const parsed = resourceFromManifest(manifest, where);
     if (parsed === undefined) {
       if (options.ignoreUnknownKinds === true) continue;
