@@ -10,8 +10,14 @@ describe('@switchyard/express root exports', () => {
   });
 
   it('exports what the examples and the docs use', () => {
-    for (const name of ['createGatewayHandler', 'createGatewayFromConfig', 'switchyard', 'runGatewayCli', 'parseGatewayArgs', 'ModelRegistry', 'EndpointRotation', 'GatewayMetrics', 'createUndiciMetricsFetcher', 'mergeExpositions']) {
+    for (const name of ['createGatewayHandler', 'createGatewayFromConfig', 'switchyard', 'runGatewayCli', 'parseGatewayArgs', 'ModelRegistry', 'EndpointRotation', 'GatewayMetrics', 'createUndiciMetricsFetcher', 'mergeExpositions', 'resolveGatewayOptions', 'resolveGatewayCloseOptions']) {
       expect(typeof (root as Record<string, unknown>)[name], name).toBe('function');
     }
+  });
+
+  it('exports the gateway option defaults, frozen', () => {
+    expect(Object.isFrozen(root.GATEWAY_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(root.GATEWAY_DEFAULTS.upstream)).toBe(true);
+    expect(Object.isFrozen(root.GATEWAY_CLOSE_DEFAULTS)).toBe(true);
   });
 });

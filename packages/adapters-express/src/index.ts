@@ -11,6 +11,9 @@
 
 // Gateway: the node:http handler and the pool it routes over.
 export { createGatewayHandler, DEFAULT_INFERENCE_PATHS, EndpointRotation } from './gateway/index.js';
+// Gateway options: the defaults, stated once, and the one resolve step that applies and checks them.
+export { GATEWAY_DEFAULTS, GATEWAY_CLOSE_DEFAULTS, resolveGatewayOptions, resolveGatewayCloseOptions } from './gateway/index.js';
+export type { GatewayDefaults, ResolvedGatewayOptions, ResolvedUpstreamOptions } from './gateway/index.js';
 export type {
   GatewayHandler,
   HandleOptions,

@@ -14,6 +14,10 @@ export type { Clock, TimerHandle } from './clock/index.js';
 export { ERROR_CONTRACT, SwitchyardError, isSwitchyardError, errorToResponse } from './errors/index.js';
 export type { ErrorCode, SwitchyardErrorOptions, ErrorResponse } from './errors/index.js';
 
+// Options: one resolve step per options type, errors naming the bad field
+export { invalidOption, resolveOptions, optionRules } from './options/index.js';
+export type { OptionRule, OptionRules } from './options/index.js';
+
 // Header contract
 export {
   normalizeHeaders, readClassificationHeader, stripControlHeaders, CONTROL_HEADER_PREFIXES,

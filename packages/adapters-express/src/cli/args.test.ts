@@ -24,6 +24,9 @@ describe('parseGatewayArgs', () => {
     expect(parseGatewayArgs(['-h']).help).toBe(true);
     expect(parseGatewayArgs(['--profile', 'switchyard']).profile).toBe('switchyard');
     expect(parseGatewayArgs(['--profile', 'llm-d']).profile).toBe('llm-d');
+    expect(parseGatewayArgs([]).trustClassificationHeaders).toBeUndefined();
+    expect(parseGatewayArgs(['--trust-classification-headers', 'true']).trustClassificationHeaders).toBe(true);
+    expect(parseGatewayArgs(['--trust-classification-headers', 'false']).trustClassificationHeaders).toBe(false);
   });
 
   it.each([
@@ -36,6 +39,7 @@ describe('parseGatewayArgs', () => {
     [['--profile', 'switchyard', '--config', 'c.yaml'], /--profile and --config/],
     [['--log-level', 'loud'], /--log-level/],
     [['--log-format', 'xml'], /--log-format/],
+    [['--trust-classification-headers', 'yes'], /--trust-classification-headers: expected true or false, got "yes"/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseGatewayArgs(argv)).toThrow(message);
   });

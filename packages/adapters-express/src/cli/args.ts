@@ -33,6 +33,11 @@ export interface GatewayCliArgs {
   readonly otel: boolean;
   /** Kubernetes discovery flags, as given (validated by `@switchyard/kubernetes`'s `kubernetesCliDiscovery`). */
   readonly kubernetes: KubernetesCliValues;
+  /**
+   * `--trust-classification-headers`: honour clients' `x-llm-d-*` classification headers (true)
+   * or nobody's (false), overriding `gateway.trust`; undefined when not given.
+   */
+  readonly trustClassificationHeaders: boolean | undefined;
   /** Redis shared with the other gateway replicas (overrides `gateway.sharedState.redisUrl`). */
   readonly redisUrl: string | undefined;
   /** Print usage and exit. */
@@ -41,6 +46,7 @@ export interface GatewayCliArgs {
 
 /** Usage text of the CLI. @public */
 export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,...] [--resources FILE] [--port N] [--host ADDR] [--console] [--decision-trace-header]
+                          [--trust-classification-headers true|false]
                           [--log-level info] [--log-format auto|json|pretty] [--otel]
                           [--redis-url redis://host:6379]
        switchyard-gateway explain --config FILE --request body.json [--metrics snapshot.json] [--path P] [--json]
@@ -58,6 +64,11 @@ Runs an OpenAI-compatible inference gateway that schedules every request with Sw
                        (trusted clients only, gateway.trust) and model rewrites
   --port N             listen port (default 8080, or gateway.listen.port)
   --host ADDR          listen address (default 0.0.0.0, or gateway.listen.host)
+  --trust-classification-headers BOOL
+                       honour x-llm-d-* classification headers (priority, fairness id, model
+                       rewrite) from clients: true from every client, false from none; overrides
+                       gateway.trust. Default false (gateway.trust.classificationHeaders): a
+                       gateway faces clients, see docs/security.md. They are never forwarded
   --console            serve the operator console at /console (off by default: it shows
                        tenants and models; also gateway.console.enabled in the config)
   --decision-trace-header
@@ -95,6 +106,7 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
         host: { type: 'string' },
         console: { type: 'boolean' },
         'decision-trace-header': { type: 'boolean' },
+        'trust-classification-headers': { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
@@ -123,8 +135,10 @@ export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   const logLevel = parseLogLevel(values['log-level'] ?? 'info');
   const kubernetes = kubernetesFlagValues(values, 'gateway');
   if (endpoints !== undefined && wantsKubernetes(kubernetes)) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
+  const trust = values['trust-classification-headers'];
+  if (trust !== undefined && trust !== 'true' && trust !== 'false') throw new SwitchyardError('CONFIG_INVALID', `--trust-classification-headers: expected true or false, got "${trust}"`, { field: '--trust-classification-headers' });
   const profile = values.profile;
   if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
   if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
-  return { config: values.config, profile: profile as RoutingProfileName | undefined, resources: values.resources, endpoints, port, host: values.host, console: values.console === true, decisionTraceHeader: values['decision-trace-header'] === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, redisUrl: redisUrlFlag(values), help: values.help === true };
+  return { config: values.config, profile: profile as RoutingProfileName | undefined, resources: values.resources, endpoints, port, host: values.host, console: values.console === true, decisionTraceHeader: values['decision-trace-header'] === true, logLevel, logFormat: format, otel: values.otel === true, kubernetes, trustClassificationHeaders: trust === undefined ? undefined : trust === 'true', redisUrl: redisUrlFlag(values), help: values.help === true };
 }

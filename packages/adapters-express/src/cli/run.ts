@@ -77,6 +77,7 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       ...(args.console ? { console: true } : {}),
       ...(args.decisionTraceHeader ? { decisionTraceHeader: true } : {}),
       ...(args.redisUrl === undefined ? {} : { redisUrl: args.redisUrl }),
+      ...(args.trustClassificationHeaders === undefined ? {} : { handler: { trustClassificationHeaders: args.trustClassificationHeaders } }),
       onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-gateway', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
       plugins: io.plugins ?? [],
       ...(kube === undefined ? {} : { packs: kube.packs }),

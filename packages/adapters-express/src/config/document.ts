@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SwitchyardError } from '@switchyard/core';
 import { gatewaySectionSchema, type GatewaySection } from './schema.js';
+import { checkSectionOptions } from './handler-options.js';
 
 /**
  * A config document split into the llm-d part and Switchyard's `gateway` section.
@@ -45,8 +46,9 @@ export function splitConfig(source: string | Record<string, unknown> | undefined
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = ['gateway', ...(issue?.path ?? []).map(String)].join('.');
-    throw new SwitchyardError('CONFIG_INVALID', `${where}: ${path}: ${issue?.message ?? 'invalid'}`);
+    throw new SwitchyardError('CONFIG_INVALID', `${where}: ${path}: ${issue?.message ?? 'invalid'}`, { field: path });
   }
+  checkSectionOptions(parsed.data, where);
   // Only a gateway section (or nothing): llm-d's defaults, as when EPP runs without a config file.
   const epp = Object.keys(endpointPicker).length === 0 ? { ...DEFAULT_DOCUMENT } : endpointPicker;
   return { endpointPicker: epp, gateway: parsed.data };

@@ -319,6 +319,10 @@ gateway:
     [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  trust:\n    trustedClients: ["fd00::/129"]' }, /trustedClients\[0\]/],
     [{ config: 'gateway:\n  pools:\n    - name: p\n      endpoints: ["127.0.0.1:1"]\n      models: [m]\n    - name: q\n      endpoints: ["127.0.0.1:2"]\n      models: [m]' }, /"m" is already served by pool "p"/],
     [{ config: 'a: [1, 2' }, /invalid YAML/],
+    // The section's handler options are checked by the handler's own rules, before anything starts.
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  upstream:\n    maxAttempts: 0' }, /^config: gateway\.upstream\.maxAttempts: must be an integer from 1 to 10, got 0$/],
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  maxBodyBytes: 1.5' }, /^config: gateway\.maxBodyBytes: must be an integer ≥ 1, got 1\.5$/],
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  shutdownGraceMs: -1' }, /^config: gateway\.shutdownGraceMs: must be a number ≥ 0, got -1$/],
   ])('rejects a bad config with a message naming the problem (%#)', async (options, message) => {
     await expect(createGatewayFromConfig(options)).rejects.toThrow(message);
   });

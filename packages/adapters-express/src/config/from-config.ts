@@ -17,7 +17,7 @@ import { configDir, resolvePoolDocument, splitConfig } from './document.js';
 import type { GatewaySection } from './schema.js';
 import { gatewayConsole } from './console.js';
 import { reportScrapes } from './scrape-reporting.js';
-import { trustPredicate } from './trust.js';
+import { sectionHandlerOptions, sectionShutdownGraceMs } from './handler-options.js';
 import { listenOn, metricsListener } from './metrics-server.js';
 import { gatewaySharedState } from './shared-state.js';
 
@@ -233,15 +233,8 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     metrics,
     // The pickers' and prefix index's metrics are in `registry` even when the caller brings its own GatewayMetrics.
     metricsRegistries: [registry, ...pools.flatMap((p) => (p.registry === undefined ? [] : [p.registry]))],
-    failureMode: section.failureMode,
-    trustClassificationHeaders: trustPredicate(section.trust),
+    ...sectionHandlerOptions(section),
     serveMetrics: section.metricsListen === undefined,
-    upstream: section.upstream,
-    ...(section.maxBodyBytes === undefined ? {} : { maxBodyBytes: section.maxBodyBytes }),
-    ...(section.maxJsonDepth === undefined ? {} : { maxJsonDepth: section.maxJsonDepth }),
-    ...(section.bodyReadTimeoutMs === undefined ? {} : { bodyReadTimeoutMs: section.bodyReadTimeoutMs }),
-    ...(section.bodyIdleTimeoutMs === undefined ? {} : { bodyIdleTimeoutMs: section.bodyIdleTimeoutMs }),
-    ...(section.maxBufferedBodyBytes === undefined ? {} : { maxBufferedBodyBytes: section.maxBufferedBodyBytes }),
     ...(parsers === undefined ? {} : { parsers }),
     clock,
     ...options.handler,
@@ -280,7 +273,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
       return { url, port: addr.port, server: s, metricsUrl: await listenOn(metricsServer, ml.port, ml.host) };
     },
     async close() {
-      await handler.close({ graceMs: section.shutdownGraceMs });
+      await handler.close({ graceMs: sectionShutdownGraceMs(section) });
       ops?.close();
       await closeAll();
       const m = metricsServer;

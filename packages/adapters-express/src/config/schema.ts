@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { consoleSettingsSchema, sharedStateSectionSchema } from '@switchyard/core';
+import { GATEWAY_DEFAULTS } from '../gateway/defaults.js';
 
 const positiveMs = z.number().positive();
 
@@ -53,23 +54,25 @@ export const gatewaySectionSchema = z
      * the metrics name models and tenants (fairness ids) with their volumes.
      */
     metricsListen: z.strictObject({ port: z.number().int().min(0).max(65535), host: z.string().min(1).default('127.0.0.1') }).optional(),
+    // The handler's options: their defaults and range rules are `GATEWAY_DEFAULTS` and
+    // `resolveGatewayOptions`, which `splitConfig` applies to the section (one validation path).
     /** Largest request body, bytes. */
-    maxBodyBytes: z.number().int().positive().optional(),
+    maxBodyBytes: z.number().optional(),
     /** Time allowed for a whole request body (408 after). */
-    bodyReadTimeoutMs: positiveMs.optional(),
+    bodyReadTimeoutMs: z.number().optional(),
     /** Longest silence between request-body chunks (408 after). */
-    bodyIdleTimeoutMs: positiveMs.optional(),
+    bodyIdleTimeoutMs: z.number().optional(),
     /** Most bytes of request bodies being read at once (503 over it). */
-    maxBufferedBodyBytes: z.number().int().positive().optional(),
+    maxBufferedBodyBytes: z.number().optional(),
     /** Deepest nesting of arrays/objects in a request body. */
-    maxJsonDepth: z.number().int().positive().optional(),
+    maxJsonDepth: z.number().optional(),
     /** Scheduler failure handling. */
-    failureMode: z.enum(['FailClose', 'FailOpen']).default('FailClose'),
+    failureMode: z.enum(['FailClose', 'FailOpen']).default(GATEWAY_DEFAULTS.failureMode),
     /** Trust boundary for `x-llm-d-*` classification headers. */
     trust: z
       .strictObject({
-        /** Honour classification headers from every client (only behind a trusted proxy). */
-        classificationHeaders: z.boolean().default(false),
+        /** Honour classification headers from every client (only behind a trusted proxy); unset: `GATEWAY_DEFAULTS.trustClassificationHeaders`. */
+        classificationHeaders: z.boolean().optional(),
         /** Honour them from these client addresses only (IPs or IPv4 CIDRs). */
         trustedClients: z.array(z.string().min(1)).default([]),
       })
@@ -77,12 +80,12 @@ export const gatewaySectionSchema = z
     /** Upstream connections. */
     upstream: z
       .strictObject({
-        maxAttempts: z.number().int().min(1).max(10).optional(),
-        connectTimeoutMs: positiveMs.optional(),
-        headersTimeoutMs: positiveMs.optional(),
-        bodyTimeoutMs: positiveMs.optional(),
-        connectionsPerEndpoint: z.number().int().positive().optional(),
-        keepAliveTimeoutMs: positiveMs.optional(),
+        maxAttempts: z.number().optional(),
+        connectTimeoutMs: z.number().optional(),
+        headersTimeoutMs: z.number().optional(),
+        bodyTimeoutMs: z.number().optional(),
+        connectionsPerEndpoint: z.number().optional(),
+        keepAliveTimeoutMs: z.number().optional(),
       })
       .prefault({}),
     /** Circuit breaker taking failing endpoints out of rotation. */
@@ -103,8 +106,8 @@ export const gatewaySectionSchema = z
     metrics: z.strictObject({ scrapeIntervalMs: z.number().min(50).optional(), scrapeTimeoutMs: positiveMs.default(1000) }).prefault({}),
     /** The operator console at `/console` (off by default: it shows tenants and models). */
     console: consoleSettingsSchema,
-    /** Shutdown grace period for requests being forwarded. */
-    shutdownGraceMs: z.number().min(0).default(30_000),
+    /** Shutdown grace period for requests being forwarded; unset: `GATEWAY_CLOSE_DEFAULTS.graceMs`. */
+    shutdownGraceMs: z.number().optional(),
     /** Single-pool shorthand: the endpoints (every model goes to them). */
     endpoints: z.array(gatewayEndpointSchema).optional(),
     /** Multi-model: pools with the models they serve. */

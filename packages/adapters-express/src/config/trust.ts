@@ -42,7 +42,7 @@ export function addressMatcher(entries: readonly string[]): (ip: string | undefi
   const ranges: [Address, number][] = [];
   for (const [i, raw] of entries.entries()) {
     const range = parseRange(raw.trim());
-    if (range === undefined) throw new SwitchyardError('CONFIG_INVALID', `gateway.trust.trustedClients[${i}]: "${raw}" is not an IP address or CIDR (e.g. 10.0.0.0/8, fd00::/8)`);
+    if (range === undefined) throw new SwitchyardError('CONFIG_INVALID', `gateway.trust.trustedClients[${i}]: "${raw}" is not an IP address or CIDR (e.g. 10.0.0.0/8, fd00::/8)`, { field: `gateway.trust.trustedClients[${i}]` });
     ranges.push(range);
   }
   return (ip) => {
@@ -55,14 +55,16 @@ export function addressMatcher(entries: readonly string[]): (ip: string | undefi
 }
 
 /**
- * The gateway's trust predicate from the config: everyone, nobody, or listed client addresses.
+ * The gateway's trust predicate from the config: everyone, nobody, or listed client addresses;
+ * undefined when the section says nothing, so the handler's default applies
+ * (`GATEWAY_DEFAULTS.trustClassificationHeaders`).
  * @throws SwitchyardError `CONFIG_INVALID` for a malformed `trustedClients` entry
  * @public
  */
-export function trustPredicate(trust: { readonly classificationHeaders: boolean; readonly trustedClients: readonly string[] }): boolean | ((req: IncomingMessage) => boolean) {
+export function trustPredicate(trust: { readonly classificationHeaders?: boolean | undefined; readonly trustedClients: readonly string[] }): boolean | ((req: IncomingMessage) => boolean) | undefined {
   // Validated even when every client is trusted, so a typo is never silently ignored.
   const match = trust.trustedClients.length === 0 ? undefined : addressMatcher(trust.trustedClients);
-  if (trust.classificationHeaders) return true;
-  if (match === undefined) return false;
+  if (trust.classificationHeaders === true) return true;
+  if (match === undefined) return trust.classificationHeaders;
   return (req) => match(req.socket.remoteAddress);
 }

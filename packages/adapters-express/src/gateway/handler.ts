@@ -7,6 +7,7 @@ import { handleOperational, OPERATIONAL_PATHS } from './ops.js';
 import type { GatewayOptions } from './options.js';
 import { sendJson } from './respond.js';
 import { createRuntime, type GatewayRuntime } from './runtime.js';
+import { resolveGatewayCloseOptions } from './defaults.js';
 
 /**
  * Per-call options of {@link GatewayHandler.handle}, used by framework wrappers.
@@ -29,7 +30,10 @@ export interface HandleOptions {
  * @public
  */
 export interface CloseOptions {
-  /** How long to wait for requests being forwarded before aborting them. @default 30000 */
+  /**
+   * How long to wait for requests being forwarded before aborting them, ms.
+   * @defaultValue 30000
+   */
   readonly graceMs?: number;
 }
 
@@ -130,8 +134,9 @@ export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   Object.defineProperties(handler, {
     handle: { value: handle },
     close: {
-      value: async (o: CloseOptions = {}): Promise<void> => {
-        await rt.tracker.shutdown(rt.clock, o.graceMs ?? 30_000, new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway shut down before the response was complete'));
+      value: async (o?: CloseOptions): Promise<void> => {
+        const { graceMs } = resolveGatewayCloseOptions(o);
+        await rt.tracker.shutdown(rt.clock, graceMs, new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the gateway shut down before the response was complete'));
         if (rt.ownsDispatcher) await rt.dispatcher.close();
       },
     },

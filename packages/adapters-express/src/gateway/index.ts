@@ -1,6 +1,8 @@
 export { createGatewayHandler } from './handler.js';
 export type { GatewayHandler, HandleOptions, CloseOptions } from './handler.js';
 export { DEFAULT_INFERENCE_PATHS } from './options.js';
+export { GATEWAY_DEFAULTS, GATEWAY_CLOSE_DEFAULTS, resolveGatewayOptions, resolveGatewayCloseOptions } from './defaults.js';
+export type { GatewayDefaults, ResolvedGatewayOptions, ResolvedUpstreamOptions } from './defaults.js';
 export type { GatewayOptions, UpstreamOptions, FailureMode, ClassifyHook } from './options.js';
 export type { GatewayPool } from './pool.js';
 export { EndpointRotation } from './rotation.js';

@@ -22,27 +22,48 @@ export type FailureMode = 'FailClose' | 'FailOpen';
 export type ClassifyHook = (req: IncomingMessage, request: InferenceRequest) => Classification | undefined | Promise<Classification | undefined>;
 
 /**
- * Upstream connection settings.
+ * Upstream connection settings (defaults: `GATEWAY_DEFAULTS.upstream`).
  * @public
  */
 export interface UpstreamOptions {
-  /** Attempts in total per request, primary included; retries go down the decision's fallbacks. @default 3 */
+  /**
+   * Attempts in total per request, primary included; retries go down the decision's fallbacks.
+   * An integer from 1 to 10 (0 is an error, not "one attempt").
+   * @defaultValue 3
+   */
   readonly maxAttempts?: number | undefined;
-  /** TCP connect timeout. @default 5000 */
+  /**
+   * TCP connect timeout, ms, per attempt.
+   * @defaultValue 5000
+   */
   readonly connectTimeoutMs?: number | undefined;
-  /** Time allowed for the response head (non-streamed completions only answer when done). @default 300000 */
+  /**
+   * Time allowed for the response head, ms, one deadline per request from its first dispatch
+   * (non-streamed completions only answer when done).
+   * @defaultValue 300000
+   */
   readonly headersTimeoutMs?: number | undefined;
-  /** Longest silence between response body chunks. @default 300000 */
+  /**
+   * Longest silence between response body chunks, ms.
+   * @defaultValue 300000
+   */
   readonly bodyTimeoutMs?: number | undefined;
-  /** Keep-alive connections per endpoint. @default 256 */
+  /**
+   * Keep-alive connections per endpoint (an integer ≥ 1).
+   * @defaultValue 256
+   */
   readonly connectionsPerEndpoint?: number | undefined;
-  /** Idle keep-alive connections are closed after this long. @default 60000 */
+  /**
+   * Idle keep-alive connections are closed after this long, ms.
+   * @defaultValue 60000
+   */
   readonly keepAliveTimeoutMs?: number | undefined;
 }
 
 /**
  * Options of `createGatewayHandler`. Give either `scheduler` (one pool: every model goes there)
- * or `models` (a model registry over several pools).
+ * or `models` (a model registry over several pools). The defaults are `GATEWAY_DEFAULTS`, applied
+ * and checked once by `resolveGatewayOptions`.
  * @public
  */
 export interface GatewayOptions {
@@ -52,62 +73,96 @@ export interface GatewayOptions {
   readonly endpoints?: EndpointPool;
   /** Single-pool gateway: circuit breaker to report attempt results to. */
   readonly rotation?: EndpointRotation;
-  /** Single-pool gateway: whether some endpoint can serve now (`/readyz`). @default has an endpoint */
+  /** Single-pool gateway: whether some endpoint can serve now (`/readyz`). Without it: the pool has an endpoint. */
   readonly ready?: () => boolean;
-  /** Single-pool gateway: pool name used in metrics. @default 'default' */
+  /**
+   * Single-pool gateway: pool name used in metrics.
+   * @defaultValue 'default'
+   */
   readonly poolName?: string;
   /** Multi-model gateway: model and LoRA names → pools. Wins over `scheduler`. */
   readonly models?: ModelRouter;
-  /** Largest request body in bytes; larger bodies get 413. @default 16 MiB */
+  /**
+   * Largest request body in bytes (16 MiB); larger bodies get 413.
+   * @defaultValue 16777216
+   */
   readonly maxBodyBytes?: number;
   /**
    * Time allowed from the request head to the last byte of its body; slower bodies get 408 and
-   * their bytes are dropped. @default 60000
+   * their bytes are dropped.
+   * @defaultValue 60000
    */
   readonly bodyReadTimeoutMs?: number;
-  /** Longest silence between request-body chunks before a 408. @default 15000 */
+  /**
+   * Longest silence between request-body chunks before a 408, ms.
+   * @defaultValue 15000
+   */
   readonly bodyIdleTimeoutMs?: number;
   /**
    * Most bytes held by all request bodies being read at once; a chunk that would exceed it gets
-   * its request a 503 (`rejected-saturated`), so stalled uploads cannot pin memory. @default 256 MiB
+   * its request a 503 (`rejected-saturated`), so stalled uploads cannot pin memory (256 MiB).
+   * @defaultValue 268435456
    */
   readonly maxBufferedBodyBytes?: number;
-  /** Deepest nesting of arrays/objects in a request body; deeper bodies get 400. @default 512 */
+  /**
+   * Deepest nesting of arrays/objects in a request body; deeper bodies get 400.
+   * @defaultValue 512
+   */
   readonly maxJsonDepth?: number;
   /** Request parsers (core's built-ins by default). */
   readonly parsers?: readonly RequestParser[];
-  /** Exact paths answered as inference requests (POST only). @default the OpenAI, Anthropic and vLLM paths */
+  /**
+   * Exact paths answered as inference requests (POST only): the OpenAI, Anthropic and vLLM paths.
+   * @defaultValue DEFAULT_INFERENCE_PATHS
+   */
   readonly inferencePaths?: readonly string[];
   /**
    * Whether classification headers (`x-llm-d-*` and aliases) from the client are honoured. They
-   * are never forwarded either way. Pass a function to trust some callers only. @default false
+   * are never forwarded either way. Pass a function to trust some callers only. Off by default:
+   * a gateway faces clients, and a client must not choose its own priority or tenant
+   * (docs/security.md); the EPP, behind Envoy, trusts them by default as llm-d does.
+   * @defaultValue false
    */
   readonly trustClassificationHeaders?: boolean | ((req: IncomingMessage) => boolean);
   /** Classification from an authenticated identity. */
   readonly classify?: ClassifyHook;
-  /** Scheduler failure handling. @default 'FailClose' */
+  /**
+   * Scheduler failure handling.
+   * @defaultValue 'FailClose'
+   */
   readonly failureMode?: FailureMode;
   /** Upstream connection settings (ignored for timeouts set on a custom `dispatcher`). */
   readonly upstream?: UpstreamOptions;
-  /** undici dispatcher to forward with. @default an `Agent` built from `upstream` */
+  /** undici dispatcher to forward with. Without it: an `Agent` built from `upstream`. */
   readonly dispatcher?: Dispatcher;
-  /** Gateway metrics (share one to merge several gateways). @default new metrics in a new registry */
+  /** Gateway metrics (share one to merge several gateways). Without it: new metrics in a new registry. */
   readonly metrics?: GatewayMetrics;
   /** Further registries served on `/metrics` (scheduler, flow control). */
   readonly metricsRegistries?: readonly Registry[];
-  /** `Retry-After` seconds sent with every 429 (and the 503 of a full body buffer). @default 1 */
+  /**
+   * `Retry-After` seconds sent with every 429 (and the 503 of a full body buffer); a fraction is
+   * rounded up.
+   * @defaultValue 1
+   */
   readonly retryAfterSeconds?: number;
   /**
    * Serve `/metrics` on this handler's port. Turn it off when clients reach that port: the
    * metrics name pools, models and fairness ids (tenants) with their volumes; serve
-   * `metrics.registry` (and `metricsRegistries`) on an internal port instead. @default true
+   * `metrics.registry` (and `metricsRegistries`) on an internal port instead.
+   * @defaultValue true
    */
   readonly serveMetrics?: boolean;
-  /** Serve `/metrics`, `/healthz`, `/readyz` and `/v1/models`. @default true */
+  /**
+   * Serve `/metrics`, `/healthz`, `/readyz` and `/v1/models`.
+   * @defaultValue true
+   */
   readonly serveOperationalRoutes?: boolean;
-  /** Record decision traces. @default false */
+  /**
+   * Record decision traces.
+   * @defaultValue false
+   */
   readonly trace?: boolean;
-  /** Time source for durations and the shutdown grace timer. @default systemClock */
+  /** Time source for durations and the shutdown grace timer. Without it: `systemClock`. */
   readonly clock?: Clock;
 }
 

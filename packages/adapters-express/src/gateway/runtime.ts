@@ -1,12 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import type { Registry } from 'prom-client';
-import { SwitchyardError, systemClock, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_JSON_DEPTH } from '@switchyard/core';
+import { SwitchyardError, systemClock } from '@switchyard/core';
 import type { Clock, ParseOptions } from '@switchyard/core';
 import { requestIdGenerator } from './request-id.js';
 import { singlePoolRouter, type ModelRouter } from '../models/router.js';
 import { GatewayMetrics } from './metrics.js';
-import { DEFAULT_INFERENCE_PATHS, type ClassifyHook, type FailureMode, type GatewayOptions } from './options.js';
+import type { ClassifyHook, FailureMode, GatewayOptions } from './options.js';
+import { resolveGatewayOptions } from './defaults.js';
 import { RequestTracker } from './tracker.js';
 import { BodyWatch } from './body-watch.js';
 
@@ -62,48 +63,43 @@ export interface GatewayRuntime {
 }
 
 /**
- * Validates options and builds the runtime.
- * @throws SwitchyardError `CONFIG_INVALID` when neither `scheduler` nor `models` is given, or a limit is not positive
+ * Resolves the options ({@link resolveGatewayOptions}) and builds the runtime.
+ * @throws SwitchyardError `CONFIG_INVALID` when neither `scheduler` nor `models` is given, or an
+ * option is invalid (its `field` names it)
  * @public
  */
 export function createRuntime(options: GatewayOptions): GatewayRuntime {
-  let router = options.models;
+  const o = resolveGatewayOptions(options);
+  let router = o.models;
   if (router === undefined) {
-    if (options.scheduler === undefined) throw new SwitchyardError('CONFIG_INVALID', 'gateway options: give `scheduler` (one pool) or `models` (a model registry)');
+    if (o.scheduler === undefined) throw new SwitchyardError('CONFIG_INVALID', 'gateway options: give `scheduler` (one pool) or `models` (a model registry)', { field: 'gateway.scheduler' });
     router = singlePoolRouter({
-      name: options.poolName ?? 'default',
-      scheduler: options.scheduler,
-      ...(options.endpoints === undefined ? {} : { endpoints: options.endpoints }),
-      ...(options.rotation === undefined ? {} : { rotation: options.rotation }),
-      ...(options.ready === undefined ? {} : { ready: options.ready }),
+      name: o.poolName,
+      scheduler: o.scheduler,
+      ...(o.endpoints === undefined ? {} : { endpoints: o.endpoints }),
+      ...(o.rotation === undefined ? {} : { rotation: o.rotation }),
+      ...(o.ready === undefined ? {} : { ready: o.ready }),
     });
   }
-  const positive = (name: string, v: number): number => {
-    if (!Number.isFinite(v) || v <= 0) throw new SwitchyardError('CONFIG_INVALID', `gateway options: ${name} must be a positive number, got ${String(v)}`);
-    return v;
-  };
-  const up = options.upstream ?? {};
-  const headersTimeoutMs = positive('upstream.headersTimeoutMs', up.headersTimeoutMs ?? 300_000);
-  const bodyTimeoutMs = positive('upstream.bodyTimeoutMs', up.bodyTimeoutMs ?? 300_000);
+  const up = o.upstream;
   const dispatcher =
-    options.dispatcher ??
+    o.dispatcher ??
     new Agent({
-      connections: positive('upstream.connectionsPerEndpoint', up.connectionsPerEndpoint ?? 256),
-      keepAliveTimeout: positive('upstream.keepAliveTimeoutMs', up.keepAliveTimeoutMs ?? 60_000),
-      connect: { timeout: positive('upstream.connectTimeoutMs', up.connectTimeoutMs ?? 5000) },
-      headersTimeout: headersTimeoutMs,
-      bodyTimeout: bodyTimeoutMs,
+      connections: up.connectionsPerEndpoint,
+      keepAliveTimeout: up.keepAliveTimeoutMs,
+      connect: { timeout: up.connectTimeoutMs },
+      headersTimeout: up.headersTimeoutMs,
+      bodyTimeout: up.bodyTimeoutMs,
     });
-  const metrics = options.metrics ?? new GatewayMetrics();
-  const registries = [...new Set([metrics.registry, ...(options.metricsRegistries ?? [])])];
-  const trust = options.trustClassificationHeaders ?? false;
-  const clock = options.clock ?? systemClock;
+  const metrics = o.metrics ?? new GatewayMetrics();
+  const registries = [...new Set([metrics.registry, ...(o.metricsRegistries ?? [])])];
+  const trust = o.trustClassificationHeaders;
+  const clock = o.clock ?? systemClock;
   for (const pool of router.pools()) watchRotation(metrics, pool.name, pool.rotation);
-  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const bodyWatch = new BodyWatch(clock, {
-    readTimeoutMs: positive('bodyReadTimeoutMs', options.bodyReadTimeoutMs ?? 60_000),
-    idleTimeoutMs: positive('bodyIdleTimeoutMs', options.bodyIdleTimeoutMs ?? 15_000),
-    maxBufferedBytes: positive('maxBufferedBodyBytes', options.maxBufferedBodyBytes ?? 256 * 1024 * 1024),
+    readTimeoutMs: o.bodyReadTimeoutMs,
+    idleTimeoutMs: o.bodyIdleTimeoutMs,
+    maxBufferedBytes: o.maxBufferedBodyBytes,
   });
   const bufferedGauge = metrics.requestBodyBuffered;
   bodyWatch.onBufferedChange = (bytes) => { bufferedGauge.set(bytes); };
@@ -113,23 +109,23 @@ export function createRuntime(options: GatewayOptions): GatewayRuntime {
     metrics,
     registries,
     dispatcher,
-    ownsDispatcher: options.dispatcher === undefined,
+    ownsDispatcher: o.dispatcher === undefined,
     tracker: new RequestTracker(),
-    maxBodyBytes,
+    maxBodyBytes: o.maxBodyBytes,
     bodyWatch,
-    inferencePaths: new Set(options.inferencePaths ?? DEFAULT_INFERENCE_PATHS),
+    inferencePaths: new Set(o.inferencePaths),
     trusts: typeof trust === 'function' ? trust : () => trust,
-    classify: options.classify,
-    failureMode: options.failureMode ?? 'FailClose',
-    maxAttempts: Math.max(1, Math.floor(up.maxAttempts ?? 3)),
-    headersTimeoutMs,
-    bodyTimeoutMs,
-    trace: options.trace ?? false,
-    operationalRoutes: options.serveOperationalRoutes ?? true,
-    serveMetrics: options.serveMetrics ?? true,
-    retryAfterSeconds: Math.ceil(positive('retryAfterSeconds', options.retryAfterSeconds ?? 1)),
+    classify: o.classify,
+    failureMode: o.failureMode,
+    maxAttempts: up.maxAttempts,
+    headersTimeoutMs: up.headersTimeoutMs,
+    bodyTimeoutMs: up.bodyTimeoutMs,
+    trace: o.trace,
+    operationalRoutes: o.serveOperationalRoutes,
+    serveMetrics: o.serveMetrics,
+    retryAfterSeconds: o.retryAfterSeconds,
     failOpenCursor: new Map(),
-    parseOptions: { maxBodyBytes, maxJsonDepth: positive('maxJsonDepth', options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH), generateId: requestIdGenerator(), ...(options.parsers === undefined ? {} : { parsers: options.parsers }) },
+    parseOptions: { maxBodyBytes: o.maxBodyBytes, maxJsonDepth: o.maxJsonDepth, generateId: requestIdGenerator(), ...(o.parsers === undefined ? {} : { parsers: o.parsers }) },
   };
 }
 

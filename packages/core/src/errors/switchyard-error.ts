@@ -11,6 +11,11 @@ export interface SwitchyardErrorOptions {
   readonly cause?: unknown;
   /** Overrides the contract's HTTP status (rarely needed). */
   readonly status?: number;
+  /**
+   * The option or config path that is wrong (`gateway.upstream.maxAttempts`), for errors about
+   * bad settings; made by `invalidOption`.
+   */
+  readonly field?: string;
 }
 
 /**
@@ -25,6 +30,8 @@ export class SwitchyardError extends Error {
   readonly status: number;
   /** Value of `x-llm-d-request-dropped-reason`, when the contract defines one. */
   readonly reason: string | undefined;
+  /** The bad option or config path, when the error is about one (`CONFIG_INVALID`). */
+  readonly field: string | undefined;
   /** @internal brand read by {@link isSwitchyardError}; survives duplicate package copies */
   readonly [BRAND] = true;
 
@@ -34,6 +41,7 @@ export class SwitchyardError extends Error {
     this.code = code;
     this.status = options.status ?? ERROR_CONTRACT[code].status;
     this.reason = ERROR_CONTRACT[code].reason;
+    this.field = options.field;
   }
 
   /** Brand check that also works for instances made by another copy of this package. */

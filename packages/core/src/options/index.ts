@@ -1,0 +1,3 @@
+export { invalidOption } from './option-error.js';
+export { resolveOptions, optionRules } from './rules.js';
+export type { OptionRule, OptionRules } from './rules.js';
