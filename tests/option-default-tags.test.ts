@@ -12,13 +12,13 @@ function compare(type: OptionType): { missing: string[]; unknown: string[]; pair
   const missing: string[] = [];
   const unknown: string[] = [];
   const pairs: [string, unknown, unknown][] = [];
-  const walk = (interfaceName: string, defaults: Readonly<Record<string, unknown>>, prefix: string): void => {
+  const walk = (interfaceName: string, defaults: object, prefix: string): void => {
     const tags = defaultValueTags(type.file, interfaceName);
     for (const key of tags.keys()) if (!(key in defaults)) unknown.push(`${prefix}${key}`);
     for (const [key, value] of Object.entries(defaults)) {
       const nested = prefix === '' ? type.nested?.[key] : undefined;
       if (nested !== undefined) {
-        walk(nested, value as Record<string, unknown>, `${key}.`);
+        walk(nested, value as object, `${key}.`);
         continue;
       }
       const tag = tags.get(key);

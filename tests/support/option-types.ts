@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
+import * as envoy from '@switchyard/envoy';
 import * as express from '@switchyard/express';
 
 /** One options interface and the constant holding its defaults. */
@@ -12,7 +13,7 @@ export interface OptionType {
   /** The constant's exported name, as the docs markers write it. */
   readonly name: string;
   /** The constant. */
-  readonly defaults: Readonly<Record<string, unknown>>;
+  readonly defaults: object;
   /** Source file of the options interface, from the repository root. */
   readonly file: string;
   /** The options interface. */
@@ -24,6 +25,9 @@ export interface OptionType {
 export const OPTION_TYPES: readonly OptionType[] = [
   { name: 'GATEWAY_DEFAULTS', defaults: express.GATEWAY_DEFAULTS, file: 'packages/adapters-express/src/gateway/options.ts', interfaceName: 'GatewayOptions', nested: { upstream: 'UpstreamOptions' } },
   { name: 'GATEWAY_CLOSE_DEFAULTS', defaults: express.GATEWAY_CLOSE_DEFAULTS, file: 'packages/adapters-express/src/gateway/handler.ts', interfaceName: 'CloseOptions' },
+  { name: 'EPP_DEFAULTS', defaults: envoy.EPP_DEFAULTS, file: 'packages/adapters-envoy/src/epp/start-epp.ts', interfaceName: 'EppOptions' },
+  { name: 'EPP_SERVER_DEFAULTS', defaults: envoy.EPP_SERVER_DEFAULTS, file: 'packages/adapters-envoy/src/grpc/options.ts', interfaceName: 'EppServerOptions', nested: { keepalive: 'EppKeepaliveOptions' } },
+  { name: 'EXT_PROC_STREAM_DEFAULTS', defaults: envoy.EXT_PROC_STREAM_DEFAULTS, file: 'packages/adapters-envoy/src/stream/types.ts', interfaceName: 'ExtProcStreamOptions' },
 ];
 
 /** Exported constants a default may be written as (`@defaultValue DEFAULT_INFERENCE_PATHS`). */
@@ -66,7 +70,7 @@ export function defaultValueTags(file: string, interfaceName: string): Map<strin
 }
 
 /** The value at a dotted path of a defaults constant (`upstream.maxAttempts`). */
-export function defaultAt(defaults: Readonly<Record<string, unknown>>, path: string): { readonly found: boolean; readonly value: unknown } {
+export function defaultAt(defaults: object, path: string): { readonly found: boolean; readonly value: unknown } {
   let value: unknown = defaults;
   for (const part of path.split('.')) {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || !(part in value)) return { found: false, value: undefined };
@@ -76,8 +80,8 @@ export function defaultAt(defaults: Readonly<Record<string, unknown>>, path: str
 }
 
 /** Every leaf path of a defaults constant (nested options objects walked, arrays are leaves). */
-export function leafPaths(defaults: Readonly<Record<string, unknown>>, prefix = ''): string[] {
+export function leafPaths(defaults: object, prefix = ''): string[] {
   return Object.entries(defaults).flatMap(([key, value]) =>
-    typeof value === 'object' && value !== null && !Array.isArray(value) ? leafPaths(value as Record<string, unknown>, `${prefix}${key}.`) : [`${prefix}${key}`],
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? leafPaths(value as object, `${prefix}${key}.`) : [`${prefix}${key}`],
   );
 }

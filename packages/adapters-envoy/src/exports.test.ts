@@ -9,8 +9,12 @@ describe('@switchyard/envoy root exports', () => {
   });
 
   it('exports what the examples, the benches and the docs use', () => {
-    for (const name of ['startEpp', 'startEppServer', 'runEppCli', 'parseEppArgs', 'splitEndpoints', 'ExtProcStream', 'HealthState', 'encodeProcessingRequest', 'decodeProcessingResponse']) {
+    for (const name of ['startEpp', 'startEppServer', 'runEppCli', 'parseEppArgs', 'splitEndpoints', 'ExtProcStream', 'HealthState', 'encodeProcessingRequest', 'decodeProcessingResponse', 'resolveEppOptions', 'resolveEppServerOptions', 'resolveExtProcStreamOptions']) {
       expect(typeof (root as Record<string, unknown>)[name], name).toBe('function');
     }
+  });
+
+  it('exports the option defaults, frozen', () => {
+    for (const d of [root.EPP_DEFAULTS, root.EPP_SERVER_DEFAULTS, root.EPP_SERVER_DEFAULTS.keepalive, root.EXT_PROC_STREAM_DEFAULTS, root.EPP_CLI_DEFAULTS]) expect(Object.isFrozen(d)).toBe(true);
   });
 });

@@ -11,6 +11,14 @@
 export { startEpp } from './epp/index.js';
 export type { EppOptions, RunningEpp, MetricsSource, MetricsHttpServer } from './epp/index.js';
 
+// Options: the defaults of the EPP, its server and its streams, stated once, and their resolve steps.
+export { EPP_DEFAULTS, resolveEppOptions } from './epp/index.js';
+export type { EppDefaults, ResolvedEppOptions } from './epp/index.js';
+export { EPP_SERVER_DEFAULTS, resolveEppServerOptions } from './grpc/index.js';
+export type { EppServerDefaults, ResolvedEppServerOptions } from './grpc/index.js';
+export { EXT_PROC_STREAM_DEFAULTS, resolveExtProcStreamOptions } from './stream/index.js';
+export type { ExtProcStreamDefaults, ResolvedExtProcStreamOptions } from './stream/index.js';
+
 // Server: the gRPC ext_proc and health services around any scheduler.
 export { startEppServer, HealthState, ServingStatus, EXT_PROC_SERVICE_NAME } from './grpc/index.js';
 export type {
@@ -28,7 +36,7 @@ export { ExtProcStream } from './stream/index.js';
 export type { StreamPhase, ParseRequestFn, ExtProcSink, ExtProcObserver, ExtProcStreamOptions } from './stream/index.js';
 
 // CLI: `switchyard-epp`.
-export { parseEppArgs, splitEndpoints, EPP_USAGE, runEppCli, runEppExplain, EPP_EXPLAIN_USAGE } from './cli/index.js';
+export { parseEppArgs, splitEndpoints, EPP_USAGE, EPP_CLI_DEFAULTS, runEppCli, runEppExplain, EPP_EXPLAIN_USAGE } from './cli/index.js';
 export type { EppCliArgs, LlmdFlags, EppCliIo } from './cli/index.js';
 
 // Codec: the ext_proc and health protobuf messages (for tests and load generators).

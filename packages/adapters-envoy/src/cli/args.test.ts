@@ -3,13 +3,16 @@ import { describe, expect, it } from 'vitest';
 
 describe('parseEppArgs', () => {
   it('applies the GAIE port defaults', () => {
-    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: undefined, trustHeaders: true, config: undefined, endpoints: undefined, redisUrl: undefined });
+    expect(parseEppArgs([])).toMatchObject({ grpcPort: 9002, metricsPort: 9090, host: '0.0.0.0', scrapeIntervalMs: undefined, trustClassificationHeaders: true, deprecatedFlags: [], config: undefined, endpoints: undefined, redisUrl: undefined });
     expect(parseEppArgs(['--redis-url', 'redis://10.0.0.9:6379']).redisUrl).toBe('redis://10.0.0.9:6379');
   });
 
   it('reads every flag', () => {
-    const a = parseEppArgs(['--config', 'c.yaml', '--endpoints', '10.0.0.1:8000, 10.0.0.2:8000', '--grpc-port', '0', '--metrics-port', '9191', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--scrape-interval-ms', '100', '--max-body-bytes', '1000', '--trust-headers', 'false', '--host', '127.0.0.1']);
-    expect(a).toMatchObject({ config: 'c.yaml', endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'], grpcPort: 0, metricsPort: 9191, tlsCert: 'c.pem', tlsKey: 'k.pem', scrapeIntervalMs: 100, maxBodyBytes: 1000, trustHeaders: false, host: '127.0.0.1' });
+    const a = parseEppArgs(['--config', 'c.yaml', '--endpoints', '10.0.0.1:8000, 10.0.0.2:8000', '--grpc-port', '0', '--metrics-port', '9191', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--scrape-interval-ms', '100', '--max-body-bytes', '1000', '--trust-classification-headers', 'false', '--host', '127.0.0.1']);
+    expect(a).toMatchObject({ config: 'c.yaml', endpoints: ['10.0.0.1:8000', '10.0.0.2:8000'], grpcPort: 0, metricsPort: 9191, tlsCert: 'c.pem', tlsKey: 'k.pem', scrapeIntervalMs: 100, maxBodyBytes: 1000, trustClassificationHeaders: false, deprecatedFlags: [], host: '127.0.0.1' });
+    // The deprecated name still works, and is reported so the CLI can log it once.
+    expect(parseEppArgs(['--trust-headers', 'false'])).toMatchObject({ trustClassificationHeaders: false, deprecatedFlags: ['--trust-headers'] });
+    expect(parseEppArgs(['--trust-headers', 'true', '--trust-classification-headers', 'true'])).toMatchObject({ trustClassificationHeaders: true });
   });
 
   it('serves health alone on 9003 beside the default 9002 (llm-d), and only when asked beside a chosen port', () => {
@@ -30,7 +33,9 @@ describe('parseEppArgs', () => {
     [['--grpc-port', '70000'], /--grpc-port/],
     [['--tls-cert', 'c.pem'], /--tls-key/],
     [['--endpoints', 'a:1', '--endpoints-file', 'f'], /one or the other/],
-    [['--trust-headers', 'maybe'], /--trust-headers/],
+    [['--trust-headers', 'maybe'], /--trust-headers: expected true or false/],
+    [['--trust-classification-headers', 'maybe'], /--trust-classification-headers: expected true or false, got "maybe"/],
+    [['--trust-headers', 'false', '--trust-classification-headers', 'true'], /deprecated name of --trust-classification-headers: give one/],
     [['--scrape-interval-ms', '10'], /≥ 50/],
     [['--endpoints', ' , '], /at least one/],
     [['--bogus'], /bogus/],

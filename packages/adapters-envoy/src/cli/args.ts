@@ -4,6 +4,7 @@ import { ROUTING_PROFILES, type RoutingProfileName } from '@switchyard/prefix-in
 import { LLMD_FLAGS_USAGE, takeLlmdFlags, type LlmdFlags } from './llm-d-flags.js';
 import { kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagValues, type KubernetesCliValues } from '@switchyard/kubernetes';
 import { EPP_SHARED_STATE_FLAGS, EPP_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
+import { EPP_DEFAULTS } from '../epp/defaults.js';
 
 /**
  * Parsed command line of `switchyard-epp`.
@@ -36,8 +37,13 @@ export interface EppCliArgs {
   readonly scrapeIntervalMs: number | undefined;
   /** Largest request body, bytes. */
   readonly maxBodyBytes: number | undefined;
-  /** Read classification headers from requests. */
-  readonly trustHeaders: boolean;
+  /**
+   * `--trust-classification-headers`: read x-llm-d-* classification headers from requests
+   * (`EPP_CLI_DEFAULTS`: true, llm-d's behaviour behind Envoy).
+   */
+  readonly trustClassificationHeaders: boolean;
+  /** Deprecated flags that were given (`--trust-headers`): the CLI logs each once. */
+  readonly deprecatedFlags: readonly string[];
   /** Serve the operator console at `/console` on the metrics port (the config's `console.enabled` otherwise). */
   readonly console: boolean;
   /** Add the compact decision trace header to every response (the config's `console.traceHeader` otherwise). */
@@ -63,7 +69,7 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switc
                       [--resources FILE]
                       [--grpc-port 9002] [--grpc-health-port 9003] [--metrics-port 9090] [--host ADDR]
                       [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
-                      [--max-body-bytes N] [--trust-headers true|false] [--console] [--decision-trace-header]
+                      [--max-body-bytes N] [--trust-classification-headers true|false] [--console] [--decision-trace-header]
                       [--log-level info] [--log-format auto|json|pretty] [--otel]
                       [--redis-url redis://host:6379]
        switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
@@ -87,7 +93,12 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --scrape-interval-ms N    model-server /metrics poll interval (default: the config's
                             metrics-data-source interval, else 50; minimum 50)
   --max-body-bytes N        largest request body accepted (default 16 MiB)
-  --trust-headers BOOL      read x-llm-d-* classification headers (default true: behind a gateway)
+  --trust-classification-headers BOOL
+                            read x-llm-d-* classification headers (priority, fairness id, model
+                            rewrite) from requests. Default true, as llm-d's EPP: it trusts what
+                            Envoy forwards, so the gateway in front must set or strip them. (The
+                            library default, startEpp, is false; docs/security.md)
+  --trust-headers BOOL      deprecated name of --trust-classification-headers
   --console                 serve the operator console at /console on the metrics port (off by
                             default: it shows tenants and models; also console.enabled in the config)
   --decision-trace-header   add x-switchyard-decision-trace (model, classification, candidates,
@@ -144,6 +155,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'tls-key': { type: 'string' },
         'scrape-interval-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'trust-classification-headers': { type: 'string' },
         'trust-headers': { type: 'string' },
         console: { type: 'boolean' },
         'decision-trace-header': { type: 'boolean' },
@@ -166,10 +178,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) {
     throw new SwitchyardError('CONFIG_INVALID', '--tls-cert and --tls-key: give both to enable TLS, or neither');
   }
-  const trust = values['trust-headers'];
-  if (trust !== undefined && trust !== 'true' && trust !== 'false') {
-    throw new SwitchyardError('CONFIG_INVALID', `--trust-headers: expected true or false, got "${trust}"`);
-  }
+  const trust = trustFlag(values['trust-classification-headers'], values['trust-headers']);
   const endpoints = values.endpoints === undefined ? undefined : splitEndpoints(values.endpoints);
   if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');
   const logFormat = values['log-format'] ?? 'auto';
@@ -185,16 +194,17 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     endpoints,
     endpointsFile: values['endpoints-file'],
     resources: values.resources,
-    host: values.host ?? '0.0.0.0',
-    grpcPort: port('--grpc-port', values['grpc-port'], 9002),
+    host: values.host ?? EPP_DEFAULTS.host,
+    grpcPort: port('--grpc-port', values['grpc-port'], EPP_DEFAULTS.grpcPort),
     // llm-d's layout (9002 + 9003) by default; a chosen gRPC port (tests use 0) gets no second port unless asked.
-    grpcHealthPort: values['grpc-health-port'] === undefined && values['grpc-port'] !== undefined ? undefined : port('--grpc-health-port', values['grpc-health-port'], 9003),
-    metricsPort: port('--metrics-port', values['metrics-port'], 9090),
+    grpcHealthPort: values['grpc-health-port'] === undefined && values['grpc-port'] !== undefined ? undefined : port('--grpc-health-port', values['grpc-health-port'], EPP_CLI_DEFAULTS.grpcHealthPort),
+    metricsPort: port('--metrics-port', values['metrics-port'], EPP_DEFAULTS.metricsPort === false ? 0 : EPP_DEFAULTS.metricsPort),
     tlsCert: values['tls-cert'],
     tlsKey: values['tls-key'],
     scrapeIntervalMs: positive('--scrape-interval-ms', values['scrape-interval-ms'], 50),
     maxBodyBytes: positive('--max-body-bytes', values['max-body-bytes'], 1),
-    trustHeaders: trust !== 'false',
+    trustClassificationHeaders: trust ?? EPP_CLI_DEFAULTS.trustClassificationHeaders,
+    deprecatedFlags: values['trust-headers'] === undefined ? [] : ['--trust-headers'],
     console: values.console === true,
     decisionTraceHeader: values['decision-trace-header'] === true,
     logLevel: parseLogLevel(values['log-level'] ?? 'info'),
@@ -204,6 +214,29 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     redisUrl: redisUrlFlag(values),
     help: values.help === true,
   };
+}
+
+/**
+ * The defaults in which `switchyard-epp` differs from `startEpp` (`EPP_DEFAULTS`), on purpose:
+ * llm-d's EPP trusts the classification headers Envoy forwards and serves health alone on 9003.
+ * @public
+ */
+export const EPP_CLI_DEFAULTS: { readonly trustClassificationHeaders: boolean; readonly grpcHealthPort: number } = Object.freeze({
+  trustClassificationHeaders: true,
+  grpcHealthPort: 9003,
+});
+
+/** `--trust-classification-headers`, or its deprecated name `--trust-headers`; undefined when neither is given. */
+function trustFlag(current: string | undefined, deprecated: string | undefined): boolean | undefined {
+  const read = (flag: string, raw: string | undefined): boolean | undefined => {
+    if (raw === undefined) return undefined;
+    if (raw !== 'true' && raw !== 'false') throw new SwitchyardError('CONFIG_INVALID', `${flag}: expected true or false, got "${raw}"`, { field: flag });
+    return raw === 'true';
+  };
+  const a = read('--trust-classification-headers', current);
+  const b = read('--trust-headers', deprecated);
+  if (a !== undefined && b !== undefined && a !== b) throw new SwitchyardError('CONFIG_INVALID', '--trust-headers is the deprecated name of --trust-classification-headers: give one', { field: '--trust-headers' });
+  return a ?? b;
 }
 
 /**

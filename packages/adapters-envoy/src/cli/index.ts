@@ -1,4 +1,4 @@
-export { parseEppArgs, splitEndpoints, EPP_USAGE } from './args.js';
+export { parseEppArgs, splitEndpoints, EPP_USAGE, EPP_CLI_DEFAULTS } from './args.js';
 export type { EppCliArgs } from './args.js';
 export type { LlmdFlags } from './llm-d-flags.js';
 export { runEppCli } from './run.js';

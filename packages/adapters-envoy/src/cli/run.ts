@@ -38,6 +38,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     io.stdout(EPP_USAGE);
     return 0;
   }
+  for (const flag of args.deprecatedFlags) io.stderr(`switchyard-epp: ${flag} is deprecated: use --trust-classification-headers\n`);
   const endpoints = args.endpointsFile === undefined ? (args.endpoints ?? []) : splitEndpoints(await readFile(args.endpointsFile, 'utf8'));
   const otel = args.otel ? await loadOpenTelemetry() : undefined;
   if (args.otel && otel === undefined) io.stderr('switchyard-epp: --otel: @opentelemetry/api is not installed; no spans\n');
@@ -59,7 +60,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     tls: args.tlsCert === undefined || args.tlsKey === undefined ? undefined : { cert: await readFile(args.tlsCert), key: await readFile(args.tlsKey) },
     scrapeIntervalMs: args.scrapeIntervalMs,
     maxBodyBytes: args.maxBodyBytes,
-    trustHeaders: args.trustHeaders,
+    trustClassificationHeaders: args.trustClassificationHeaders,
     ...(args.console ? { console: true } : {}),
     ...(args.decisionTraceHeader ? { decisionTraceHeader: true } : {}),
     ...(args.redisUrl === undefined ? {} : { redisUrl: args.redisUrl }),

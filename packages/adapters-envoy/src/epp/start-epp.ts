@@ -8,10 +8,12 @@ import type { EppServer, EppTlsOptions } from '../grpc/options.js';
 import { startEppServer } from '../grpc/server.js';
 import { eppConsole } from './console.js';
 import { eppSharedState } from './shared-state.js';
+import { resolveEppOptions } from './defaults.js';
 import { formatServerStats, startMetricsServer, type MetricsHttpServer, type MetricsSource } from './metrics-server.js';
 
 /**
- * Options of {@link startEpp}: a whole endpoint picker from an EndpointPickerConfig.
+ * Options of {@link startEpp}: a whole endpoint picker from an EndpointPickerConfig. The defaults
+ * are `EPP_DEFAULTS`, applied and checked once by `resolveEppOptions`.
  * @public
  */
 export interface EppOptions {
@@ -21,9 +23,15 @@ export interface EppOptions {
   readonly resourcesText?: string | undefined;
   /** The pool's endpoints (`ip:port` strings or specs). */
   readonly endpoints: readonly (string | EndpointSpec)[];
-  /** Bind address of both ports. Default `0.0.0.0`. */
+  /**
+   * Bind address of both ports.
+   * @defaultValue '0.0.0.0'
+   */
   readonly host?: string | undefined;
-  /** ext_proc + health port. Default 9002. */
+  /**
+   * ext_proc + health port; 0 picks a free port.
+   * @defaultValue 9002
+   */
   readonly grpcPort?: number | undefined;
   /** Health-only gRPC port for probes (llm-d's `--grpc-health-port`, 9003 there); 0 picks a free port. Default: none. */
   readonly grpcHealthPort?: number | undefined;
@@ -32,17 +40,40 @@ export interface EppOptions {
    * `inference_pool` label of flow control's, as llm-d labels them. Default unset (unlabelled).
    */
   readonly poolName?: string | undefined;
-  /** `/metrics` port, or false for none. Default 9090. */
+  /**
+   * `/metrics` port, or false for none.
+   * @defaultValue 9090
+   */
   readonly metricsPort?: number | false | undefined;
   /** TLS for the gRPC port. */
   readonly tls?: EppTlsOptions | undefined;
-  /** Model-server metrics poll interval in ms, or false to not scrape (metrics pushed with `pool.setMetrics`). Default 50. */
+  /**
+   * Model-server metrics poll interval in ms, or false to not scrape (metrics pushed with
+   * `pool.setMetrics`). Without it: the config's `metrics-data-source` interval, else 50.
+   */
   readonly scrapeIntervalMs?: number | false | undefined;
-  /** Largest request body. */
+  /**
+   * Largest request body, bytes (16 MiB).
+   * @defaultValue 16777216
+   */
   readonly maxBodyBytes?: number | undefined;
-  /** Read classification headers. Default true. */
+  /**
+   * Read classification headers (`x-llm-d-*` and aliases) from requests. Off by default in the
+   * library (docs/security.md); the `switchyard-epp` CLI turns it on, as llm-d's EPP trusts the
+   * headers Envoy forwards.
+   * @defaultValue false
+   */
+  readonly trustClassificationHeaders?: boolean | undefined;
+  /**
+   * The old name of `trustClassificationHeaders`: still read, with one deprecation warning per
+   * process; giving both with different values is an error.
+   * @deprecated use `trustClassificationHeaders`
+   */
   readonly trustHeaders?: boolean | undefined;
-  /** Add the candidates' scores to the `envoy.lb` metadata (llm-d's `--emit-endpoint-scores`). Default false. */
+  /**
+   * Add the candidates' scores to the `envoy.lb` metadata (llm-d's `--emit-endpoint-scores`).
+   * @defaultValue false
+   */
   readonly emitEndpointScores?: boolean | undefined;
   /** The built-ins the packs extend (default: core's). Never changed. */
   readonly registry?: PluginRegistry | undefined;
@@ -68,7 +99,10 @@ export interface EppOptions {
   readonly tracer?: DecisionTracer | undefined;
   /** More series for `/metrics` (e.g. Kubernetes discovery's registry). */
   readonly metricsSources?: readonly MetricsSource[] | undefined;
-  /** Initial readiness of the gRPC health service (false until discovery has synced). Default true. */
+  /**
+   * Initial readiness of the gRPC health service (false until discovery has synced).
+   * @defaultValue true
+   */
   readonly ready?: boolean | undefined;
   /**
    * Active-active: share in-flight load, routing history and session bindings with the other EPP
@@ -138,7 +172,9 @@ function startScraper(o: { pool: EndpointPool; clock: Clock; intervalMs: number;
  * `switchyard-epp` command runs.
  * @public
  */
-export async function startEpp(options: EppOptions): Promise<RunningEpp> {
+export async function startEpp(input: EppOptions): Promise<RunningEpp> {
+  // Resolved once, before anything starts: a bad option is a CONFIG_INVALID naming it (`epp.grpcPort`).
+  const options = resolveEppOptions(input);
   const clock = options.clock ?? systemClock;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // Filled once the config is loaded: its metrics data source may set the metrics port.
@@ -154,7 +190,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   // Always stores, so discovery can change objectives and rewrites at run time.
   const objectives = new ObjectiveStore(resources?.objectives ?? []);
   const rewrites = new ModelRewriteStore(resources?.modelRewrites ?? []);
-  const health = new HealthState(options.ready ?? true);
+  const health = new HealthState(options.ready);
   const sharedRegistry = new Registry();
   const sharedState = options.sharedState ?? (await eppSharedState(split.document, options.redisUrl, { clock, registry: sharedRegistry, log }));
   // Scoped like the gateway's single pool, so EPP and gateway replicas of one pool share alike.
@@ -185,7 +221,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   const flowController = admission instanceof FlowController ? admission : undefined;
   const scrape = config.dataLayerSettings.scrape;
   const interval = options.scrapeIntervalMs ?? scrape.intervalMs ?? MIN_SCRAPE_INTERVAL_MS;
-  const host = options.host ?? '0.0.0.0';
+  const host = options.host;
   let scraper: MetricsScraper | undefined;
   let server: EppServer;
   try {
@@ -199,13 +235,13 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
       pool,
       clock,
       host,
-      port: options.grpcPort ?? 9002,
+      port: options.grpcPort,
       healthPort: options.grpcHealthPort,
       tls: options.tls,
       health,
       maxBodyBytes: options.maxBodyBytes,
       parsers: config.parsers,
-      trustHeaders: options.trustHeaders,
+      trustClassificationHeaders: options.trustClassificationHeaders,
       emitEndpointScores: options.emitEndpointScores,
       responders: [...config.plugins.values()].filter(isResponder),
       onClose: async () => {
@@ -226,7 +262,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
   if (admission !== undefined) sources.push(flowRegistry);
   if (sharedState !== undefined && options.sharedState === undefined) sources.push(sharedRegistry);
   sources.push(...(options.metricsSources ?? []));
-  const metricsPort = options.metricsPort ?? 9090;
+  const metricsPort = options.metricsPort;
   let metricsServer: MetricsHttpServer | undefined;
   const ops = decisions === undefined ? undefined : eppConsole({ pool, decisions, config, flowController, prefixMetrics, clock, stalenessMs: split.console.stalenessMs });
   try {
@@ -244,7 +280,7 @@ export async function startEpp(options: EppOptions): Promise<RunningEpp> {
     endpoints: pool.list().map((e) => e.address),
     scrapeIntervalMs: interval,
     flowControl: flowController !== undefined,
-    trustHeaders: options.trustHeaders ?? true,
+    trustClassificationHeaders: options.trustClassificationHeaders,
     objectives: resources?.objectives.length ?? 0,
     modelRewrites: resources?.modelRewrites.length ?? 0,
     sharedState: sharedState === undefined ? false : { replicaId: sharedState.replicaId, syncIntervalMs: sharedState.syncIntervalMs, maxStalenessMs: sharedState.maxStalenessMs },

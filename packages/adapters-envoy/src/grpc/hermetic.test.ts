@@ -70,8 +70,9 @@ let envoyHermetic: EnvoyEmulator;
 let envoyDefaults: EnvoyEmulator;
 
 beforeAll(async () => {
-  hermetic = await startEppServer({ scheduler: hermeticPicker(), pool, host: '127.0.0.1', port: 0 });
-  defaults = await startEppServer({ scheduler: new EndpointPicker({ pool, clock, objectives }), pool, host: '127.0.0.1', port: 0 });
+  // llm-d's deployment: the EPP behind Envoy trusts the classification headers it forwards.
+  hermetic = await startEppServer({ scheduler: hermeticPicker(), pool, host: '127.0.0.1', port: 0, trustClassificationHeaders: true });
+  defaults = await startEppServer({ scheduler: new EndpointPicker({ pool, clock, objectives }), pool, host: '127.0.0.1', port: 0, trustClassificationHeaders: true });
   envoyHermetic = new EnvoyEmulator(hermetic.port);
   envoyDefaults = new EnvoyEmulator(defaults.port);
 });

@@ -18,20 +18,34 @@ export interface EppTlsOptions {
  * @public
  */
 export interface EppKeepaliveOptions {
-  /** Ping after this much idle time. Default 30,000 ms. */
+  /**
+   * Ping after this much idle time, ms.
+   * @defaultValue 30000
+   */
   readonly timeMs?: number;
-  /** Drop the connection when a ping is not answered within this time. Default 10,000 ms. */
+  /**
+   * Drop the connection when a ping is not answered within this time, ms.
+   * @defaultValue 10000
+   */
   readonly timeoutMs?: number;
 }
 
 /**
- * Options of {@link startEppServer}: the stream options plus where and how to listen.
+ * Options of {@link startEppServer}: the stream options plus where and how to listen. The defaults
+ * are `EPP_SERVER_DEFAULTS` (and the stream's `EXT_PROC_STREAM_DEFAULTS`), applied and checked
+ * once by `resolveEppServerOptions`.
  * @public
  */
 export interface EppServerOptions extends ExtProcStreamOptions {
-  /** Interface to bind. Default `0.0.0.0`. */
+  /**
+   * Interface to bind.
+   * @defaultValue '0.0.0.0'
+   */
   readonly host?: string | undefined;
-  /** gRPC port (ext_proc and health). Default 9002; 0 picks a free port. */
+  /**
+   * gRPC port (ext_proc and health); 0 picks a free port.
+   * @defaultValue 9002
+   */
   readonly port?: number | undefined;
   /**
    * Also serve `grpc.health.v1.Health` alone on this port (llm-d's EPP uses 9003 for probes);
@@ -47,11 +61,15 @@ export interface EppServerOptions extends ExtProcStreamOptions {
   readonly maxConcurrentStreams?: number | undefined;
   /** Health state to report; the server creates a ready one when absent. */
   readonly health?: HealthState | undefined;
-  /** How long `close()` waits for in-flight requests before cutting connections. Default 30,000 ms. */
+  /**
+   * How long `close()` waits for in-flight requests before cutting connections, ms.
+   * @defaultValue 30000
+   */
   readonly shutdownGraceMs?: number | undefined;
   /**
-   * Message codec: `builtin` (default; hand-written, zero-copy bodies) or `proto-loader`
-   * (protobufjs from the shipped .proto files; needs the optional peer `@grpc/proto-loader`).
+   * Message codec: `builtin` (hand-written, zero-copy bodies) or `proto-loader` (protobufjs from
+   * the shipped .proto files; needs the optional peer `@grpc/proto-loader`).
+   * @defaultValue 'builtin'
    */
   readonly codec?: 'builtin' | 'proto-loader' | undefined;
   /** Directory of the .proto files for the `proto-loader` codec; defaults to the package's own `proto/`. */

@@ -1,14 +1,13 @@
 import type * as GrpcJs from '@grpc/grpc-js';
-import { DEFAULT_MAX_BODY_BYTES, systemClock, type Decision, type SwitchyardError } from '@switchyard/core';
+import { systemClock, type Decision, type SwitchyardError } from '@switchyard/core';
 import { ExtProcStream } from '../stream/ext-proc-stream.js';
 import type { ExtProcObserver, ExtProcSink } from '../stream/types.js';
 import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
 import { HealthState } from './health.js';
 import { builtinServices, loadGrpcJs, loadProtoLoader, protoLoaderServices } from './load.js';
 import type { EppServer, EppServerOptions } from './options.js';
-
-const DEFAULT_PORT = 9002;
-const DEFAULT_GRACE_MS = 30_000;
+import { resolveEppServerOptions } from './server-defaults.js';
+import { resolveExtProcStreamOptions } from '../stream/defaults.js';
 
 type ProcessCall = GrpcJs.ServerDuplexStream<ProcessingRequest, ProcessingResponse>;
 interface HealthRequest {
@@ -37,7 +36,9 @@ function errorDetails(error: unknown): string {
  * ```
  * @public
  */
-export async function startEppServer(options: EppServerOptions): Promise<EppServer> {
+export async function startEppServer(input: EppServerOptions): Promise<EppServer> {
+  // Resolved once, before anything is loaded or bound: a bad option is a CONFIG_INVALID naming it.
+  const options = resolveEppServerOptions(input);
   const grpc = await loadGrpcJs();
   const services = options.codec === 'proto-loader' ? protoLoaderServices(await loadProtoLoader(), options.protoDir) : builtinServices();
   const clock = options.clock ?? systemClock;
@@ -64,7 +65,8 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
       user?.onFailure?.(error);
     },
   };
-  const streamOptions = { ...options, clock, observer };
+  // Resolved once for every stream of this server.
+  const streamOptions = resolveExtProcStreamOptions({ ...options, clock, observer }, 'eppServer');
 
   function process(call: ProcessCall): void {
     let ended = false;
@@ -144,12 +146,12 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
     });
   }
 
-  const keepalive = options.keepalive ?? {};
+  const keepalive = options.keepalive;
   const server = new grpc.Server({
-    'grpc.keepalive_time_ms': keepalive.timeMs ?? 30_000,
-    'grpc.keepalive_timeout_ms': keepalive.timeoutMs ?? 10_000,
+    'grpc.keepalive_time_ms': keepalive.timeMs,
+    'grpc.keepalive_timeout_ms': keepalive.timeoutMs,
     // A proxy with large buffers may send a body chunk bigger than grpc's 4 MiB default.
-    'grpc.max_receive_message_length': Math.max(4 * 1024 * 1024, (options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) + 65_536),
+    'grpc.max_receive_message_length': Math.max(4 * 1024 * 1024, options.maxBodyBytes + 65_536),
     ...(options.maxConcurrentStreams !== undefined ? { 'grpc.max_concurrent_streams': options.maxConcurrentStreams } : {}),
   });
   server.addService(services.extProc, { Process: process });
@@ -158,9 +160,9 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
     options.tls === undefined
       ? grpc.ServerCredentials.createInsecure()
       : grpc.ServerCredentials.createSsl(null, [{ cert_chain: Buffer.from(options.tls.cert), private_key: Buffer.from(options.tls.key) }], false);
-  const host = options.host ?? '0.0.0.0';
+  const host = options.host;
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(hostPort(host, options.port ?? DEFAULT_PORT), credentials, (error, bound) => {
+    server.bindAsync(hostPort(host, options.port), credentials, (error, bound) => {
       if (error === null) resolve(bound);
       else reject(error);
     });
@@ -212,7 +214,7 @@ export async function startEppServer(options: EppServerOptions): Promise<EppServ
     health,
     stats: () => ({ activeStreams: streams.size, schedulingStreams: scheduling, decisions: counters.decisions, rejected: { ...counters.rejected }, failures: counters.failures }),
     close(graceMs?: number): Promise<void> {
-      closing ??= shutdown(graceMs ?? options.shutdownGraceMs ?? DEFAULT_GRACE_MS);
+      closing ??= shutdown(graceMs ?? options.shutdownGraceMs);
       return closing;
     },
   };

@@ -23,6 +23,18 @@ function setup(schedulerOptions: FakeSchedulerOptions = {}, streamOptions: Parti
 }
 
 describe('ExtProcStream request path', () => {
+  it.each([
+    [{}, false],
+    [{ trustClassificationHeaders: true }, true],
+    [{ trustHeaders: true }, true],
+  ] as const)('hands the trust switch %j to the picker as %s (the library default: not trusted)', async (options, trusted) => {
+    const { stream, scheduler } = setup({}, options);
+    stream.receive(reqHeaders(HEADERS));
+    stream.receive(reqBody(BODY, true));
+    await stream.idle();
+    expect(scheduler.decisions[0]?.options?.trustHeaders).toBe(trusted);
+  });
+
   it('answers a split body with exactly one header reply and one body reply', async () => {
     const { sink, stream, scheduler } = setup();
     stream.receive(reqHeaders(HEADERS));

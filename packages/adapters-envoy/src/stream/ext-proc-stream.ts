@@ -1,5 +1,4 @@
 import {
-  DEFAULT_MAX_BODY_BYTES,
   ROUTING_METADATA_NAMESPACE,
   SwitchyardError,
   isSwitchyardError,
@@ -16,12 +15,13 @@ import { headerMapToRecord } from '../wire/headers.js';
 import { immediateResponseFor, localImmediateResponse } from '../wire/immediate.js';
 import type { ProcessingRequest, ProcessingResponse, WireStruct } from '../wire/messages.js';
 import { structToJson } from '../wire/struct.js';
-import { STREAMED_BODY_CHUNK_BYTES, bodyChunkResponses, trailersResponse } from '../wire/responses.js';
+import { bodyChunkResponses, trailersResponse } from '../wire/responses.js';
 import { forwardHeadersResponse } from './forward-headers.js';
 import { pickHeaderOnly } from './header-only.js';
 import { ResponsePhase, type ResponseEnd } from './response-phase.js';
 import { readStreamMetadata, resolveServedEndpoint } from './stream-metadata.js';
 import type { ExtProcSink, ExtProcStreamOptions } from './types.js';
+import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from './defaults.js';
 
 /**
  * Where a stream is in the HTTP exchange it processes.
@@ -43,7 +43,7 @@ export type StreamPhase = 'request-headers' | 'request-body' | 'scheduling' | 'f
  */
 export class ExtProcStream {
   readonly #sink: ExtProcSink;
-  readonly #o: ExtProcStreamOptions;
+  readonly #o: ResolvedExtProcStreamOptions;
   readonly #clock: Clock;
   /** Created when scheduling starts: most streams never need one after that. */
   #abort: AbortController | undefined;
@@ -63,10 +63,14 @@ export class ExtProcStream {
   #completed = false;
   #shuttingDown = false;
 
-  /** @param sink - where replies go */
+  /**
+   * @param sink - where replies go
+   * @param options - resolved once by the server (`resolveExtProcStreamOptions`), else here
+   * @throws SwitchyardError `CONFIG_INVALID` naming a bad option
+   */
   constructor(sink: ExtProcSink, options: ExtProcStreamOptions) {
     this.#sink = sink;
-    this.#o = options;
+    this.#o = resolveExtProcStreamOptions(options);
     this.#clock = options.clock ?? systemClock;
   }
 
@@ -151,7 +155,7 @@ export class ExtProcStream {
       this.#reject(this.#shuttingDown ? SHUTTING_DOWN() : new SwitchyardError('REJECTED_NO_ENDPOINTS', 'no ready endpoint for a request without body'));
       return;
     }
-    this.#send(forwardHeadersResponse({ targets: [target], decisionHeaders: {}, requestHeaders: this.#headers, bodyLength: undefined, requestId: undefined, echo: this.#o.echoHeaders ?? true }));
+    this.#send(forwardHeadersResponse({ targets: [target], decisionHeaders: {}, requestHeaders: this.#headers, bodyLength: undefined, requestId: undefined, echo: this.#o.echoHeaders }));
     this.#phase = 'forwarded';
   }
 
@@ -177,7 +181,7 @@ export class ExtProcStream {
     if (this.#phase !== 'request-body' && this.#phase !== 'request-headers') return;
     if (body !== undefined && body.length > 0) {
       this.#bodyBytes += body.length;
-      const max = this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      const max = this.#o.maxBodyBytes;
       if (this.#bodyBytes > max) {
         this.#chunks = [];
         this.#reject(new SwitchyardError('PAYLOAD_TOO_LARGE', `request body exceeds ${max} bytes`));
@@ -213,10 +217,10 @@ export class ExtProcStream {
     let decision: Decision;
     try {
       const parsers = this.#o.parsers;
-      const parseOptions = { maxBodyBytes: this.#o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, ...(parsers === undefined ? {} : { parsers }) };
+      const parseOptions = { maxBodyBytes: this.#o.maxBodyBytes, ...(parsers === undefined ? {} : { parsers }) };
       const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, parseOptions);
       const parsed = { startedAt: started, endedAt: this.#clock.now() };
-      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustHeaders ?? true, parsed };
+      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustClassificationHeaders, parsed };
       if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
       if (this.#routing !== undefined) options.metadata = { [ROUTING_METADATA_NAMESPACE]: structToJson(this.#routing) };
       decision = await this.#o.scheduler.pick(request, options);
@@ -236,10 +240,10 @@ export class ExtProcStream {
     this.#o.observer?.onDecision?.(decision, this.#clock.now() - started);
     decision.revoked?.addEventListener('abort', () => { this.#onRevoked(decision); }, { once: true });
     const targets = decision.targets ?? [decision.primary, ...decision.fallbacks];
-    const echo = this.#o.echoHeaders ?? true;
-    const scores = this.#o.emitEndpointScores === true ? primaryScores(decision) : undefined;
+    const echo = this.#o.echoHeaders;
+    const scores = this.#o.emitEndpointScores ? primaryScores(decision) : undefined;
     this.#send(forwardHeadersResponse({ targets, decisionHeaders: decision.headers, requestHeaders: this.#headers, bodyLength: decision.body.length, requestId: decision.request.id, echo, scores }));
-    for (const reply of bodyChunkResponses('request', decision.body, !trailers, this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES)) this.#send(reply);
+    for (const reply of bodyChunkResponses('request', decision.body, !trailers, this.#o.chunkBytes)) this.#send(reply);
     if (trailers) this.#send(trailersResponse('request'));
     this.#phase = 'forwarded';
     this.#drain();
@@ -265,7 +269,7 @@ export class ExtProcStream {
       restore: rewritten ? { target: d.request.targetModel, client: d.clientModel } : undefined,
       requestedStream: d?.request.request.stream ?? false,
       setHeaders: d?.responseHeaders ?? {},
-      chunkBytes: this.#o.chunkBytes ?? STREAMED_BODY_CHUNK_BYTES,
+      chunkBytes: this.#o.chunkBytes,
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),
       onChunk: d?.onResponseChunk === undefined ? undefined : (bytes) => d.onResponseChunk?.(bytes),

@@ -1,4 +1,6 @@
 export { ExtProcStream } from './ext-proc-stream.js';
+export { EXT_PROC_STREAM_DEFAULTS, resolveExtProcStreamOptions } from './defaults.js';
+export type { ExtProcStreamDefaults, ResolvedExtProcStreamOptions } from './defaults.js';
 export type { StreamPhase } from './ext-proc-stream.js';
 export type { ParseRequestFn, ExtProcSink, ExtProcObserver, ExtProcStreamOptions } from './types.js';
 export { ResponsePhase } from './response-phase.js';

@@ -52,7 +52,8 @@ export interface ExtProcObserver {
 }
 
 /**
- * Configuration shared by every stream of a server.
+ * Configuration shared by every stream of a server. The defaults are `EXT_PROC_STREAM_DEFAULTS`,
+ * applied and checked once by `resolveExtProcStreamOptions`.
  * @public
  */
 export interface ExtProcStreamOptions {
@@ -72,13 +73,34 @@ export interface ExtProcStreamOptions {
   readonly pool?: EndpointPool | undefined;
   /** Time source for latencies and response-start times. Default `systemClock`. */
   readonly clock?: Clock | undefined;
-  /** Largest request body accepted (413 beyond). Default 16 MiB (core's `DEFAULT_MAX_BODY_BYTES`). Responses are never buffered. */
+  /**
+   * Largest request body accepted (413 beyond): 16 MiB, core's `DEFAULT_MAX_BODY_BYTES`. Responses
+   * are never buffered.
+   * @defaultValue 16777216
+   */
   readonly maxBodyBytes?: number | undefined;
-  /** Read classification headers from requests (llm-d behaviour behind a trusted gateway). Default true. */
+  /**
+   * Read classification headers (`x-llm-d-*` and aliases) from requests. Off by default in the
+   * library, as everywhere (docs/security.md); turn it on behind a gateway that sets or strips
+   * them (llm-d's deployment, what the `switchyard-epp` CLI does by default).
+   * @defaultValue false
+   */
+  readonly trustClassificationHeaders?: boolean | undefined;
+  /**
+   * The old name of `trustClassificationHeaders`: still read, with one deprecation warning per
+   * process; giving both with different values is an error.
+   * @deprecated use `trustClassificationHeaders`
+   */
   readonly trustHeaders?: boolean | undefined;
-  /** Largest streamed body chunk sent back. Default 62,000 bytes. */
+  /**
+   * Largest streamed body chunk sent back, bytes.
+   * @defaultValue 62000
+   */
   readonly chunkBytes?: number | undefined;
-  /** Echo the client's non-control headers in the request header reply, as GAIE does. Default true. */
+  /**
+   * Echo the client's non-control headers in the request header reply, as GAIE does.
+   * @defaultValue true
+   */
   readonly echoHeaders?: boolean | undefined;
   /** Random source for header-only routing ties. Default `Math.random`. */
   readonly random?: (() => number) | undefined;
@@ -87,7 +109,8 @@ export interface ExtProcStreamOptions {
   /**
    * Add every scored candidate's total score to the `envoy.lb` metadata under
    * `x-gateway-destination-endpoint-scores` (`{ "ip:port": score }`), as llm-d's
-   * `--emit-endpoint-scores` does. Off by default.
+   * `--emit-endpoint-scores` does.
+   * @defaultValue false
    */
   readonly emitEndpointScores?: boolean | undefined;
   /**

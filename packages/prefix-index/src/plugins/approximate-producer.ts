@@ -36,7 +36,11 @@ export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
  * @public
  */
 export const approximateProducerParameters = z.strictObject({
-  /** Block size in tokens before auto-tuning and the 64-token floor (0 = 16). */
+  /**
+   * Configured block size in tokens (0 = 16). Not the size hashed: per request, `autoTune` may
+   * replace it with the engine's block size, and the result is raised to at least 64 tokens
+   * (`MIN_APPROX_BLOCK_SIZE_TOKENS`), so the default 16 is never effective (as in llm-d).
+   */
   blockSizeTokens: z.number().int().min(0).default(16),
   /** Deprecated character-based block size of the original scheme; read as `ceil(blockSize / 4)` tokens. */
   blockSize: z.number().int().min(0).optional(),
@@ -63,7 +67,11 @@ export type ApproximateProducerParams = z.output<typeof approximateProducerParam
  * @public
  */
 export interface ApproximatePrefixProducerOptions {
-  /** Block size in tokens before auto-tuning and the floor (default 16). */
+  /**
+   * Configured block size in tokens (default 16). The size hashed per request is
+   * `max(minBlockSizeTokens, autoTune && engine block size known ? engine block size : this)`:
+   * with the default floor of 64 the default 16 is never effective.
+   */
   readonly blockSizeTokens?: number | undefined;
   /** Use the engine's block size and block count when known (default true). */
   readonly autoTune?: boolean | undefined;
