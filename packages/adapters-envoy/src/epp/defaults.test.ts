@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-deprecated -- one test exercises the deprecated trustHeaders alias */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SwitchyardError } from '@switchyard/core';
 import { EPP_DEFAULTS, EPP_SERVER_DEFAULTS, EXT_PROC_STREAM_DEFAULTS, resolveEppOptions, resolveEppServerOptions, resolveExtProcStreamOptions, startEpp, type EppOptions } from '@switchyard/envoy';

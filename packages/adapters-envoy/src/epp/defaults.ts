@@ -74,6 +74,8 @@ export function resolveEppOptions(options: EppOptions): ResolvedEppOptions {
   if (interval !== undefined && interval !== false) optionRules.positiveNumber(interval, `${scope}.scrapeIntervalMs`);
   if (!Array.isArray(options.endpoints)) throw invalidOption(`${scope}.endpoints`, 'must be an array of ip:port strings or endpoint specs', options.endpoints);
   const trust = trustSwitch(scope, options);
+  // The alias is read once, by trustSwitch above; the resolved options carry only the new name.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
   const { trustHeaders: _deprecated, ...rest } = options;
   return Object.freeze({ ...rest, ...resolveOptions(scope, { ...options, trustClassificationHeaders: trust }, EPP_DEFAULTS, RULES) });
 }

@@ -1,4 +1,4 @@
-import { invalidOption, optionRules, resolveOptions, type OptionRules } from '@switchyard/core';
+import { optionRules, resolveOptions, type OptionRules } from '@switchyard/core';
 import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from '../stream/defaults.js';
 import type { EppKeepaliveOptions, EppServerOptions } from './options.js';
 
@@ -61,7 +61,6 @@ export function resolveEppServerOptions(options: EppServerOptions): ResolvedEppS
   const scope = 'eppServer';
   if (options.healthPort !== undefined) portRule(options.healthPort, `${scope}.healthPort`);
   if (options.maxConcurrentStreams !== undefined) optionRules.integerAtLeast(1)(options.maxConcurrentStreams, `${scope}.maxConcurrentStreams`);
-  if (options.tls !== undefined && (options.tls.cert === undefined || options.tls.key === undefined)) throw invalidOption(`${scope}.tls`, 'needs cert and key', options.tls);
   const stream = resolveExtProcStreamOptions(options, scope);
-  return Object.freeze({ ...stream, ...resolveOptions(scope, options, EPP_SERVER_DEFAULTS, RULES) }) as ResolvedEppServerOptions;
+  return Object.freeze({ ...stream, ...resolveOptions(scope, options, EPP_SERVER_DEFAULTS, RULES) });
 }

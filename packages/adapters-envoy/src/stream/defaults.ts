@@ -63,6 +63,8 @@ const resolved = new WeakSet<object>();
 export function resolveExtProcStreamOptions(options: ExtProcStreamOptions, scope = 'extProc'): ResolvedExtProcStreamOptions {
   if (resolved.has(options)) return options as unknown as ResolvedExtProcStreamOptions;
   const trust = trustSwitch(scope, options);
+  // The alias is read once, by trustSwitch above; the resolved options carry only the new name.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
   const { trustHeaders: _deprecated, ...rest } = options;
   const out = Object.freeze({ ...rest, ...resolveOptions(scope, { ...options, trustClassificationHeaders: trust }, EXT_PROC_STREAM_DEFAULTS, RULES) });
   resolved.add(out);

@@ -44,7 +44,7 @@ export const GATEWAY_DEFAULTS: GatewayDefaults = Object.freeze({
   inferencePaths: DEFAULT_INFERENCE_PATHS,
   // A gateway faces clients: letting them pick their own priority or fairness id is opt-in (docs/security.md).
   trustClassificationHeaders: false,
-  failureMode: 'FailClose' as FailureMode,
+  failureMode: 'FailClose',
   retryAfterSeconds: 1,
   serveMetrics: true,
   serveOperationalRoutes: true,
