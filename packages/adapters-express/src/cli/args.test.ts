@@ -9,6 +9,7 @@ describe('parseGatewayArgs', () => {
       port: 9000,
       host: '127.0.0.1',
       console: false,
+      decisionTraceHeader: false,
       logLevel: 'info',
       logFormat: 'auto',
       otel: false,
@@ -16,7 +17,7 @@ describe('parseGatewayArgs', () => {
       redisUrl: undefined,
       help: false,
     });
-    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, logLevel: 'info', logFormat: 'auto', otel: false, kubernetes: {}, redisUrl: undefined, help: false });
+    expect(parseGatewayArgs([])).toEqual({ config: undefined, endpoints: undefined, port: undefined, host: undefined, console: false, decisionTraceHeader: false, logLevel: 'info', logFormat: 'auto', otel: false, kubernetes: {}, redisUrl: undefined, help: false });
     expect(parseGatewayArgs(['--log-level', 'debug', '--log-format', 'json'])).toMatchObject({ logLevel: 'debug', logFormat: 'json' });
     expect(parseGatewayArgs(['--console']).console).toBe(true);
     expect(parseGatewayArgs(['--pool-name', 'chat', '--pool-namespace', 'llm', '--kubeconfig', 'kc']).kubernetes).toEqual({ 'pool-name': 'chat', 'pool-namespace': 'llm', kubeconfig: 'kc' });

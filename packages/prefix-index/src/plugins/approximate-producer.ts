@@ -13,7 +13,7 @@ import { decodeHistory, encodeHistory } from './shared-history.js';
 import { PREFIX_HASHES_FIELD, readPrefixHashes, Uint64KeyInterner } from './metadata-prefix-hashes.js';
 import { blockKeys } from '../api/records.js';
 import type { BlockKeys } from '../api/types.js';
-import type { Logger } from '../api/logger.js';
+import type { PrefixIndexLogger } from '../api/logger.js';
 
 /**
  * Where the approximate producer takes a request's block hashes from: `prompt` hashes the prompt
@@ -84,7 +84,7 @@ export interface ApproximatePrefixProducerOptions {
   /** Where block hashes come from (default `prompt`). */
   readonly prefixHashSource?: (typeof PREFIX_HASH_SOURCES)[number] | undefined;
   /** Logs the first request without (or with malformed) metadata hashes, in `metadata` mode. */
-  readonly logger?: Logger | undefined;
+  readonly logger?: PrefixIndexLogger | undefined;
   /** Instance name (default `approx-prefix-cache-producer`). */
   readonly name?: string;
   /** Block hasher. */

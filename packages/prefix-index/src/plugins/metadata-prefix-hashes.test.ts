@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Attributes, ROUTING_METADATA_NAMESPACE, type RequestMetadata } from '@switchyard/core';
 import { cycleContext, poolOf, resultOf, schedulingRequest } from '@switchyard/core/testing';
-import { ApproximatePrefixProducer, canonicalUint64, createPrefixHasher, readPrefixHashes, Uint64KeyInterner, type Logger } from '@switchyard/prefix-index';
+import { ApproximatePrefixProducer, canonicalUint64, createPrefixHasher, readPrefixHashes, Uint64KeyInterner, type PrefixIndexLogger } from '@switchyard/prefix-index';
 
 const U64_MAX = (1n << 64n) - 1n;
 const u64 = fc.bigInt({ min: 0n, max: U64_MAX });
@@ -110,7 +110,7 @@ describe('Uint64KeyInterner', () => {
 
 describe('approx-prefix-cache-producer with prefixHashSource: metadata', () => {
   const warnings: string[] = [];
-  const logger: Logger = { info: () => undefined, warn: (m: string) => { warnings.push(m); } };
+  const logger: PrefixIndexLogger = { info: () => undefined, warn: (m: string) => { warnings.push(m); } };
 
   const request = (metadata: RequestMetadata | undefined) => {
     const r = schedulingRequest({ request: { prompt: { kind: 'text', texts: ['the prompt is not what is hashed'] } } });
