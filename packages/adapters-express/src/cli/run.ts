@@ -42,25 +42,11 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
       io.out(GATEWAY_USAGE);
       return { kind: 'exit', code: 0 };
     }
-    let text: string | undefined;
-    if (args.config !== undefined) {
-      try {
-        text = await readFile(args.config, 'utf8');
-      } catch (err) {
-        io.err(`switchyard-gateway: cannot read --config ${args.config}: ${err instanceof Error ? err.message : String(err)}`);
-        return { kind: 'exit', code: 2 };
-      }
-    }
+    let text = await readFlagFile('--config', args.config, io);
+    if (text === false) return { kind: 'exit', code: 2 };
     if (text === undefined && args.profile !== undefined) text = routingProfileConfig(args.profile);
-    let resources: string | undefined;
-    if (args.resources !== undefined) {
-      try {
-        resources = await readFile(args.resources, 'utf8');
-      } catch (err) {
-        io.err(`switchyard-gateway: cannot read --resources ${args.resources}: ${err instanceof Error ? err.message : String(err)}`);
-        return { kind: 'exit', code: 2 };
-      }
-    }
+    const resources = await readFlagFile('--resources', args.resources, io);
+    if (resources === false) return { kind: 'exit', code: 2 };
     const otel = args.otel ? await loadOpenTelemetry() : undefined;
     if (args.otel && otel === undefined) io.err('switchyard-gateway: --otel: @opentelemetry/api is not installed; no spans');
     const kube = kubernetesCliDiscovery(args.kubernetes);
@@ -100,5 +86,16 @@ export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): 
     io.err(`switchyard-gateway: ${message}`);
     if (isSwitchyardError(err) && err.code === 'CONFIG_INVALID') io.err('run with --help for usage');
     return { kind: 'exit', code: isSwitchyardError(err) ? 2 : 1 };
+  }
+}
+
+/** The text of the file a flag names (undefined when the flag is absent), or false once it said why it cannot be read. */
+async function readFlagFile(flag: string, path: string | undefined, io: GatewayCliIo): Promise<string | undefined | false> {
+  if (path === undefined) return undefined;
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    io.err(`switchyard-gateway: cannot read ${flag} ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
   }
 }
