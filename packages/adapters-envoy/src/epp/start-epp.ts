@@ -231,7 +231,7 @@ export async function startEpp(input: EppOptions): Promise<RunningEpp> {
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
     server = await startEppServer({
-      scheduler: decisions === undefined && options.onRequestEnd === undefined && options.tracer === undefined && !traceHeader ? picker : recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd, tracer: options.tracer, traceHeader }),
+      scheduler: recordDecisions(picker, { log: decisions, clock, onEnd: options.onRequestEnd, tracer: options.tracer, traceHeader }),
       pool,
       clock,
       host,

@@ -162,8 +162,7 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
     ctx.onScraper?.(spec.name, scraper);
     scraper.start();
   }
-  const recorded = ctx.decisions !== undefined || ctx.onDecisionEnd !== undefined || ctx.tracer !== undefined || ctx.traceHeader === true;
-  const scheduler = recorded ? recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd, tracer: ctx.tracer, traceHeader: ctx.traceHeader }) : picker;
+  const scheduler = recordDecisions(picker, { log: ctx.decisions, clock, pool: spec.name, onEnd: ctx.onDecisionEnd, tracer: ctx.tracer, traceHeader: ctx.traceHeader });
   return {
     pool: { name: spec.name, scheduler, endpoints: pool, ...(rotation === undefined ? {} : { rotation }), ...(scraper === undefined ? {} : { ready: freshEndpointIn(pool, clock, loaded.dataLayerSettings.staleness.thresholdMs) }), models: spec.models },
     source,

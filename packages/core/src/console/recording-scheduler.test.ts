@@ -102,4 +102,11 @@ describe('recordDecisions', () => {
     expect((await recordDecisions(without, { traceHeader: true }).pick(chat('req-7'))).onResponseChunk).toBeUndefined();
     inner.complete({ kind: 'success' });
   });
+
+  it('returns the scheduler itself when there is nothing to record', () => {
+    const { picker } = setup();
+    expect(recordDecisions(picker)).toBe(picker);
+    expect(recordDecisions(picker, { pool: 'main' })).toBe(picker);
+    expect(recordDecisions(picker, { traceHeader: true })).not.toBe(picker);
+  });
 });

@@ -43,7 +43,8 @@ export interface RecordDecisionsOptions {
  * console's list of recent decisions; picks are then traced, which costs a few object
  * allocations per profile) and handed to `onEnd` once it ends (the request log). The record is
  * updated when the adapter completes the decision, and rejected picks are recorded too, so every
- * request appears exactly once with exactly one outcome.
+ * request appears exactly once with exactly one outcome. Given none of `log`, `tracer`, `onEnd`
+ * and `traceHeader`, it returns `scheduler` itself (there is nothing to record).
  * @public
  */
 export function recordDecisions(scheduler: RequestScheduler, options: RecordDecisionsOptions = {}): RequestScheduler {
@@ -52,6 +53,8 @@ export function recordDecisions(scheduler: RequestScheduler, options: RecordDeci
   const clock = options.clock ?? log?.clock ?? systemClock;
   const tracer = options.tracer;
   const traceHeader = options.traceHeader === true;
+  // Nothing to record: the scheduler itself, so adapters need not decide whether to wrap.
+  if (log === undefined && tracer === undefined && options.onEnd === undefined && !traceHeader) return scheduler;
   const trace = log !== undefined || tracer !== undefined || traceHeader;
   return {
     async pick(request: InferenceRequest, pickOptions: PickOptions = {}): Promise<Decision> {
