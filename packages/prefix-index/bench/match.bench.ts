@@ -68,7 +68,7 @@ const ctx = { clock: new ManualClock(), random: () => 0.5, trace: undefined };
 const out = new Float64Array(ENDPOINTS);
 
 const matchAndScore = (): void => {
-  publishMatchInfo(request, 'bench', ids, index.match(keys, ids), bs, undefined);
+  publishMatchInfo(request, 'bench', ids, index.match(keys, ids), bs);
   scorer.scoreInto?.(ctx, request, endpoints, out);
 };
 const produceAndScore = (): void => {

@@ -40,7 +40,7 @@ export type {
 
 // metrics
 export { createPrefixIndexMetrics } from './metrics/index.js';
-export type { PrefixIndexMetrics, PrefixIndexMetricsOptions } from './metrics/index.js';
+export type { PrefixIndexMetrics, PrefixIndexMetricsOptions, PrefixIndexerLabel } from './metrics/index.js';
 
 // subscriber
 export {

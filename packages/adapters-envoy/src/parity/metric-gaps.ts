@@ -42,7 +42,6 @@ const TWINS: Readonly<Record<string, string>> = {
 
 const FLOW = 'flow control does not record it yet';
 const QUEUE_MODELS = 'exposed without the model_name / target_model_name labels: the flow controller does not carry the request models yet';
-const PREFIX = 'exposed, labelled by index kind instead of plugin_name / plugin_type';
 const PREDICTED = "Switchyard's predicted-latency-producer is an in-process estimator without llm-d's predictor sidecar; its prediction metrics are not recorded yet";
 const KV = "the precise prefix index counts KV events in switchyard_kv_event_* families; llm-d's kvcache index and ZMQ subscriber families are not mapped yet";
 
@@ -65,9 +64,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_extproc_streams_inflight: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_streams_active has the count',
   llm_d_epp_extproc_stream_duration_seconds: '--enable-grpc-stream-metrics is accepted but not acted on',
   llm_d_epp_extproc_streams_total: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_stream_failures_total counts failures',
-  llm_d_epp_prefix_indexer_size: PREFIX,
-  llm_d_epp_prefix_indexer_hit_ratio: 'exposed without the plugin_name / plugin_type labels',
-  llm_d_epp_prefix_indexer_hit_bytes: 'exposed without the plugin_name / plugin_type labels',
   llm_d_epp_inflight_requests: "inflight-load-producer reads the pool's in-flight counts; the per-endpoint gauges are not exposed yet",
   llm_d_epp_inflight_tokens: "inflight-load-producer reads the pool's in-flight counts; the per-endpoint gauges are not exposed yet",
   llm_d_epp_encoder_cache_queries_total: 'mm-embeddings-cache-producer records no metrics yet',

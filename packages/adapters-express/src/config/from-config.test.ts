@@ -65,7 +65,7 @@ describe('createGatewayFromConfig (real EndpointPicker)', () => {
     expect(metrics).toMatch(/llm_d_epp_request_total\{model_name="__unknown__",target_model_name="__unknown__",fairness_id="default-flow",priority="0"\} 7/);
     expect(metrics).toContain('switchyard_gateway_requests_total{route="inference",code="200"} 7');
     // llm-d's default profile with prefix-index registered: the prefix index saw every request.
-    expect(metrics).toMatch(/llm_d_epp_prefix_indexer_hit_ratio_count 7/);
+    expect(metrics).toMatch(/llm_d_epp_prefix_indexer_hit_ratio_count\{plugin_name="approx-prefix-cache-producer",plugin_type="approx-prefix-cache-producer"\} 7/);
     expect(gw.pools[0]?.pool.endpoints?.size).toBe(2);
   });
 

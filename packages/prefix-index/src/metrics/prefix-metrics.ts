@@ -12,12 +12,12 @@ import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
 export interface PrefixIndexMetrics {
   /** The registry holding the metrics (expose it on `/metrics`, or merge it into yours). */
   readonly registry: Registry;
-  /** `llm_d_epp_prefix_indexer_size{index}`: (block, endpoint) entries per index kind. */
-  readonly indexSize: FastGauge<'index'>;
-  /** `llm_d_epp_prefix_indexer_hit_ratio`: matched / total blocks of the best endpoint per request. */
-  readonly hitRatio: FastHistogram;
-  /** `llm_d_epp_prefix_indexer_hit_bytes`: matched prompt bytes (tokens × 4) of the best endpoint per request. */
-  readonly hitBytes: FastHistogram;
+  /** `llm_d_epp_prefix_indexer_size{plugin_name,plugin_type}`: (block, endpoint) entries of each producer's index. */
+  readonly indexSize: FastGauge<PrefixIndexerLabel>;
+  /** `llm_d_epp_prefix_indexer_hit_ratio{plugin_name,plugin_type}`: matched / total blocks of the chosen endpoint per request. */
+  readonly hitRatio: FastHistogram<PrefixIndexerLabel>;
+  /** `llm_d_epp_prefix_indexer_hit_bytes{plugin_name,plugin_type}`: matched prompt bytes (tokens × 4) of the chosen endpoint per request. */
+  readonly hitBytes: FastHistogram<PrefixIndexerLabel>;
   /** `switchyard_kv_events_total{type}`: KV events applied to the precise index. */
   readonly events: Counter;
   /** `switchyard_kv_event_blocks_total{type}`: blocks named by applied events. */
@@ -41,6 +41,14 @@ export interface PrefixIndexMetrics {
 }
 
 /**
+ * Labels of the `llm_d_epp_prefix_indexer_*` families: the producer's instance name and type.
+ * @public
+ */
+export type PrefixIndexerLabel = 'plugin_name' | 'plugin_type';
+
+const INDEXER_LABELS: PrefixIndexerLabel[] = ['plugin_name', 'plugin_type'];
+
+/**
  * Options of {@link createPrefixIndexMetrics}.
  * @public
  */
@@ -57,9 +65,10 @@ function getOr<T>(registry: Registry, name: string, make: () => T): T {
 
 /**
  * The prefix indexer family `name` (reused when the registry has it), with llm-d's deprecated
- * unlabelled twin `inference_extension_<suffix>` computed from it at scrape time.
+ * unlabelled twin `inference_extension_<suffix>` (the sum over producers) computed from it at
+ * scrape time.
  */
-function indexerFamily<T extends FastGauge<'index'> | FastHistogram>(registry: Registry, suffix: string, make: (name: string) => T): T {
+function indexerFamily<T extends FastGauge<PrefixIndexerLabel> | FastHistogram<PrefixIndexerLabel>>(registry: Registry, suffix: string, make: (name: string) => T): T {
   const name = `llm_d_epp_${suffix}`;
   const existing = registry.getSingleMetric(name) as T | undefined;
   if (existing !== undefined) return existing;
@@ -87,12 +96,12 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
   };
   return {
     registry,
-    indexSize: indexerFamily(registry, 'prefix_indexer_size', (name) => new FastGauge<'index'>({ name, help: 'Prefix index entries ((block, endpoint) pairs).', labelNames: ['index'], registers })),
+    indexSize: indexerFamily(registry, 'prefix_indexer_size', (name) => new FastGauge<PrefixIndexerLabel>({ name, help: 'Prefix index entries ((block, endpoint) pairs), per producer.', labelNames: INDEXER_LABELS, registers })),
     hitRatio: indexerFamily(registry, 'prefix_indexer_hit_ratio', (name) =>
-      new FastHistogram({ name, help: 'Matched / total prompt blocks of the best endpoint, per request.', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
+      new FastHistogram<PrefixIndexerLabel>({ name, help: 'Matched / total prompt blocks of the chosen endpoint, per request.', labelNames: INDEXER_LABELS, buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers }),
     ),
     hitBytes: indexerFamily(registry, 'prefix_indexer_hit_bytes', (name) =>
-      new FastHistogram({ name, help: 'Matched prompt bytes of the best endpoint, per request.', buckets: [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536], registers }),
+      new FastHistogram<PrefixIndexerLabel>({ name, help: 'Matched prompt bytes of the chosen endpoint, per request.', labelNames: INDEXER_LABELS, buckets: [0, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536], registers }),
     ),
     events,
     blocks,

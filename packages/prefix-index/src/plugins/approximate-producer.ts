@@ -1,4 +1,4 @@
-import { Attributes, definePlugin, type CycleContext, type DataProducer, type Endpoint, type EndpointPool, type FastGaugeChild, type PluginDefinition, type RequestLifecycle, type SchedulingRequest, type SchedulingResult, type SharedState } from '@switchyard/core';
+import { Attributes, definePlugin, type CycleContext, type DataProducer, type Endpoint, type EndpointPool, type PluginDefinition, type RequestLifecycle, type SchedulingRequest, type SchedulingResult, type SharedState } from '@switchyard/core';
 import { z } from 'zod';
 import type { PrefixIndex } from '../api/types.js';
 import { ApproximatePrefixIndex, DEFAULT_LRU_CAPACITY_PER_ENDPOINT } from '../approximate/approximate-index.js';
@@ -6,6 +6,7 @@ import { effectiveBlockSizeTokens, maxBlocksToMatch, MIN_APPROX_BLOCK_SIZE_TOKEN
 import type { PrefixHasher } from '../hashing/prefix-hasher.js';
 import { encodePromptBytes } from '../hashing/prompt-bytes.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
+import { PrefixIndexerRecorder } from '../metrics/indexer-recorder.js';
 import { blockKeysAttribute, matchInfoAttribute, PrefixAttributes } from './attributes.js';
 import type { PrefixPluginEnv } from './env.js';
 import { publishMatchInfo } from './match-info.js';
@@ -124,8 +125,8 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   readonly #o: ApproximatePrefixProducerOptions;
   readonly #keysAttr;
   readonly #onRemoved: (e: Endpoint) => void;
-  /** `llm_d_epp_prefix_indexer_size{index}` for this index, resolved once. */
-  readonly #indexSize: FastGaugeChild | undefined;
+  /** This producer's `llm_d_epp_prefix_indexer_*` series, resolved on first use (after a subclass set its `type`). */
+  #indexer: PrefixIndexerRecorder | undefined;
   readonly #channel: string;
   readonly #unsubscribe: (() => void) | undefined;
   /** uint64 metadata hashes → 53-bit index keys (`metadata` mode only). */
@@ -147,7 +148,6 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
       new ApproximatePrefixIndex({
         capacityFor: (id) => this.#capacityFor(pool?.get(id)),
       });
-    this.#indexSize = options.metrics?.indexSize.labels(this.index.kind);
     this.#onRemoved = (e) => {
       this.index.removeEndpoint(e.id);
     };
@@ -179,13 +179,13 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
     if (this.#interner !== undefined) {
       const keys = this.#metadataKeys(request, bs, maxBlocks, this.#interner);
       if (keys !== undefined) request.attributes.set(this.#keysAttr, keys);
-      publishMatchInfo(request, this.name, ids, keys === undefined ? { byEndpoint: new Map(), totalBlocks: 0 } : this.index.match(keys, ids), bs, o.metrics);
+      publishMatchInfo(request, this.name, ids, keys === undefined ? { byEndpoint: new Map(), totalBlocks: 0 } : this.index.match(keys, ids), bs);
       return;
     }
     const prompts = request.attributes.get(PrefixAttributes.promptBytes)?.prompts ?? encodePromptBytes(request.request.prompt);
     const keys = o.hasher.hashPrompts(prompts, request.targetModel, request.request.cacheSalt, { blockSizeTokens: bs, maxBlocks });
     request.attributes.set(this.#keysAttr, keys);
-    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), bs, o.metrics);
+    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), bs);
   }
 
   /**
@@ -218,6 +218,8 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
   preRequest(_ctx: CycleContext, request: SchedulingRequest, result: SchedulingResult): void {
     const keys = request.attributes.get(this.#keysAttr);
     if (keys === undefined) return;
+    const indexer = this.#indexerRecorder();
+    indexer?.recordChosen(request.attributes.get(matchInfoAttribute(this.name)), result);
     const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
     const prefill = result.profileResults.get('prefill')?.targets[0];
     const shared = this.#interner === undefined ? this.#o.sharedState : undefined;
@@ -229,7 +231,13 @@ export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle
       this.index.add(prefill.id, keys);
       shared?.publish(this.#channel, encodeHistory(prefill.id, keys));
     }
-    this.#indexSize?.set(this.index.size);
+    indexer?.recordSize(this.index.size);
+  }
+
+  #indexerRecorder(): PrefixIndexerRecorder | undefined {
+    const metrics = this.#o.metrics;
+    if (metrics === undefined) return undefined;
+    return (this.#indexer ??= new PrefixIndexerRecorder(metrics, this.name, this.type));
   }
 
   /**

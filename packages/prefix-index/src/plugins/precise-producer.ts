@@ -14,6 +14,7 @@ import {
 } from '@switchyard/core';
 import type { PrefixHasher } from '../hashing/prefix-hasher.js';
 import type { PrefixIndexMetrics } from '../metrics/prefix-metrics.js';
+import { PrefixIndexerRecorder } from '../metrics/indexer-recorder.js';
 import { PreciseKvIndex } from '../precise/precise-index.js';
 import { KvEventSubscriber, type KvEventSubscriberOptions } from '../subscriber/kv-event-subscriber.js';
 import type { ZmqModule } from '../subscriber/zmq-types.js';
@@ -84,6 +85,8 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
   readonly subscriber: Promise<KvEventSubscriber | undefined>;
   readonly #o: PrecisePrefixProducerOptions;
   readonly #keysAttr;
+  /** This producer's `llm_d_epp_prefix_indexer_*` series, resolved on first use. */
+  #indexer: PrefixIndexerRecorder | undefined;
   readonly #onRemoved: (e: Endpoint) => void;
 
   constructor(options: PrecisePrefixProducerOptions) {
@@ -141,19 +144,28 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
     const keys = this.index.keysFor(tokens, request.targetModel, request.request.cacheSalt, this.#o.maxPrefixBlocksToMatch ?? 0);
     request.attributes.set(this.#keysAttr, keys);
     const ids = endpoints.map((e) => e.id);
-    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), this.index.blockSizeTokens, this.#o.metrics);
-    this.#o.metrics?.indexSize.labels('precise').set(this.index.size);
+    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), this.index.blockSizeTokens);
   }
 
   /** With speculative indexing, records the chosen endpoints' blocks until the engine confirms them. */
   preRequest(_ctx: CycleContext, request: SchedulingRequest, result: SchedulingResult): void {
-    if (this.#o.speculativeIndexing !== true) return;
     const keys = request.attributes.get(this.#keysAttr);
     if (keys === undefined) return;
+    const indexer = this.#indexerRecorder();
+    indexer?.recordChosen(request.attributes.get(matchInfoAttribute(this.name)), result);
+    // The index changes with engine events too; the gauge is refreshed at each decision.
+    indexer?.recordSize(this.index.size);
+    if (this.#o.speculativeIndexing !== true) return;
     const primary = result.profileResults.get(result.primaryProfileName)?.targets[0];
     const prefill = result.profileResults.get('prefill')?.targets[0];
     if (primary !== undefined) this.index.add(primary.id, keys);
     if (prefill !== undefined && prefill.id !== primary?.id) this.index.add(prefill.id, keys);
+  }
+
+  #indexerRecorder(): PrefixIndexerRecorder | undefined {
+    const metrics = this.#o.metrics;
+    if (metrics === undefined) return undefined;
+    return (this.#indexer ??= new PrefixIndexerRecorder(metrics, this.name, this.type));
   }
 
   /** Stops the subscription and stops following the pool. */
