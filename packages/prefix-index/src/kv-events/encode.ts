@@ -14,9 +14,14 @@ export interface KvEncodeOptions {
   readonly mapBatch?: boolean;
 }
 
-/** Hashes that fit in 53 bits go out as plain integers, as msgspec would encode them. */
+/**
+ * Hashes are always msgpack integers, as msgspec writes Python ints: values that fit in 32 bits
+ * as numbers, the rest as bigints (64-bit integer formats), because msgpackr writes a number
+ * beyond 32 bits as a float64, which a Go or msgspec decoder refuses for a uint64 field.
+ */
 function wireHash(h: EngineBlockHash): number | bigint {
-  return typeof h === 'bigint' && h >= 0n && h <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(h) : h;
+  if (typeof h === 'bigint') return h >= -0x80000000n && h <= 0xffffffffn ? Number(h) : h;
+  return h >= -0x80000000 && h <= 0xffffffff ? h : BigInt(h);
 }
 
 const nil = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
@@ -76,22 +81,54 @@ function eventMap(e: KvEvent): Record<string, unknown> {
   }
 }
 
+// Copied: what msgpackr returns may be a view of its reusable output buffer.
+const KEY_TS = Uint8Array.from(packr.pack('ts'));
+const KEY_EVENTS = Uint8Array.from(packr.pack('events'));
+const KEY_RANK = Uint8Array.from(packr.pack('data_parallel_rank'));
+
+/** A msgpack float64 (`0xcb` and 8 bytes big-endian). */
+function float64(value: number): Uint8Array {
+  const out = new Uint8Array(9);
+  out[0] = 0xcb;
+  new DataView(out.buffer).setFloat64(1, value, false);
+  return out;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /**
  * Encodes a batch the way vLLM publishes it: `[ts, [events…], rank]` (rank omitted when
- * undefined, as vLLM ≈0.9 did), events either as legacy positional arrays or as maps. Media are
- * written upper-case (`GPU`), as vLLM does. Meant for tests, simulators and users who bridge
- * their own transport; the bytes decode with {@link decodeKvEventBatch}.
+ * undefined, as vLLM ≈0.9 did), events either as legacy positional arrays or as maps. `ts` is
+ * always a float64 and hashes are always integers (64-bit formats above 32 bits), as msgspec
+ * writes them; media are written upper-case (`GPU`), as vLLM does. This is the one KV-event
+ * encoder of the project (the simulator's model servers publish with it). Meant for tests,
+ * simulators and users who bridge their own transport; the bytes decode with
+ * {@link decodeKvEventBatch}.
  * @public
  */
 export function encodeVllmEventBatch(batch: KvEventBatch, options: KvEncodeOptions): Uint8Array {
   const toWire: (e: KvEvent) => unknown = options.encoding === 'map' ? eventMap : eventArray;
-  const events = batch.events.map(toWire);
+  const events = packr.pack(batch.events.map(toWire));
+  const rank = batch.dataParallelRank === undefined ? undefined : packr.pack(batch.dataParallelRank);
+  // The batch header is written by hand so that ts is always a float64 (msgspec writes Python
+  // floats that way; msgpackr would shorten a whole-second value to an integer).
+  const parts: Uint8Array[] = [];
   if (options.mapBatch === true) {
-    const out: Record<string, unknown> = { ts: batch.ts, events };
-    if (batch.dataParallelRank !== undefined) out['data_parallel_rank'] = batch.dataParallelRank;
-    return packr.pack(out);
+    parts.push(Uint8Array.of(rank === undefined ? 0x82 : 0x83), KEY_TS, float64(batch.ts), KEY_EVENTS, events);
+    if (rank !== undefined) parts.push(KEY_RANK, rank);
+  } else {
+    parts.push(Uint8Array.of(rank === undefined ? 0x92 : 0x93), float64(batch.ts), events);
+    if (rank !== undefined) parts.push(rank);
   }
-  const out: unknown[] = [batch.ts, events];
-  if (batch.dataParallelRank !== undefined) out.push(batch.dataParallelRank);
-  return packr.pack(out);
+  return concat(parts);
 }
