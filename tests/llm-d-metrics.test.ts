@@ -47,6 +47,8 @@ const FAILING = JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: '
 
 let upstream: Server;
 let address: string;
+/** Polls of the model server's /metrics so far: one in five fails, one in five has no engine metrics. */
+let metricsPolls = 0;
 
 beforeAll(async () => {
   // A model server: /metrics in vLLM's names; chat answered as JSON, or as SSE when asked to stream.
@@ -55,6 +57,16 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       if (req.url === '/metrics') {
+        // For llm-d's data-layer error families: a failed poll, and a page no extractor can read.
+        metricsPolls++;
+        if (metricsPolls % 5 === 2) {
+          res.writeHead(503).end();
+          return;
+        }
+        if (metricsPolls % 5 === 4) {
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('process_cpu_seconds_total 1\n');
+          return;
+        }
         res.writeHead(200, { 'content-type': 'text/plain' }).end('vllm:num_requests_waiting 1\nvllm:num_requests_running 2\nvllm:kv_cache_usage_perc 0.25\n');
         return;
       }
@@ -112,6 +124,15 @@ async function scrape(url: string): Promise<MetricFamily[]> {
   return parsePrometheusText(await res.text());
 }
 
+/** Waits until the pool gauges have a scrape of the model server, and a failed poll and a failed extract were counted. */
+async function untilPolled(url: string): Promise<void> {
+  const families = ['llm_d_epp_average_queue_size', 'llm_d_epp_datalayer_poll_errors_total', 'llm_d_epp_datalayer_extract_errors_total'];
+  await waitFor(async () => {
+    const got = await scrape(url);
+    return families.every((name) => (got.find((f) => f.name === name)?.samples.length ?? 0) > 0) || undefined;
+  }, { what: 'model-server metrics, a failed poll and a failed extract' });
+}
+
 async function eppExposition(): Promise<MetricFamily[]> {
   const stop = new AbortController();
   const epp = await new Promise<RunningEpp>((resolve, reject) => {
@@ -125,7 +146,7 @@ async function eppExposition(): Promise<MetricFamily[]> {
   const envoy = new EnvoyEmulator(epp.server.port);
   try {
     // The pool gauges need one scrape of the model server's metrics.
-    await waitFor(async () => (await scrape(`http://127.0.0.1:${epp.metricsServer?.port ?? 0}/metrics`)).find((f) => f.name === 'llm_d_epp_average_queue_size')?.samples.length, { what: 'model-server metrics' });
+    await untilPolled(`http://127.0.0.1:${epp.metricsServer?.port ?? 0}/metrics`);
     await exchange(envoy, chat(false), { contentType: 'application/json', chunks: [JSON_REPLY.slice(0, 40), JSON_REPLY.slice(40)] });
     await exchange(envoy, chat(true), { contentType: 'text/event-stream', chunks: SSE_CHUNKS });
     await exchange(envoy, chat(false, true), { contentType: 'application/json', chunks: [JSON_REPLY] });
@@ -142,7 +163,7 @@ async function gatewayExposition(): Promise<MetricFamily[]> {
   const r = await runGatewayCli(['--config', CONFIG, '--endpoints', address, '--host', '127.0.0.1', '--port', '0', '--log-level', 'silent'], { out: () => undefined, err: () => undefined });
   if (r.kind !== 'running') throw new Error(`switchyard-gateway exited with ${r.code}`);
   try {
-    await waitFor(async () => (await scrape(`${r.url}/metrics`)).find((f) => f.name === 'llm_d_epp_average_queue_size')?.samples.length, { what: 'model-server metrics' });
+    await untilPolled(`${r.url}/metrics`);
     for (const body of [chat(false), chat(true), chat(false, true), FAILING]) {
       const res = await fetch(`${r.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await res.arrayBuffer();

@@ -67,7 +67,7 @@ export type {
   MetricType, Sample, MetricFamily, PrometheusParseResult, PrometheusParseOptions, HistogramSeries,
   MetricSelector, CacheInfoSelector, EngineMetricMapping, SampleIndex, MetricsFetcher,
   HttpMetricsFetcher, HttpMetricsFetcherOptions, MetricsTlsOptions, MetricsScraperOptions,
-  MetricsScraperEvents, ScrapeStatus, StalenessPolicy, StalenessSettings, StalenessOutcome,
+  MetricsScraperEvents, ScrapeFailureStage, ScrapeStatus, StalenessPolicy, StalenessSettings, StalenessOutcome,
 } from './model-metrics/index.js';
 
 // Endpoints and the pool
@@ -134,7 +134,7 @@ export {
   predictedLatencyProducerPlugin, createPredictedLatencyProducer, createEwmaLatencyPredictor,
   prefixBasedPdDeciderPlugin, prefixBasedPdDeciderParameters, createPrefixBasedPdDecider,
   PREFIX_BASED_PD_DECIDER, alwaysDisaggPdDeciderPlugin, alwaysDisaggMultimodalDeciderPlugin,
-  metricsDataSourcePlugin, metricsDataSourceParameters, isMetricsDataSource, METRICS_DATA_SOURCE,
+  metricsDataSourcePlugin, metricsDataSourceParameters, isMetricsDataSource, METRICS_DATA_SOURCE, countScrapeErrors,
   coreMetricsExtractorPlugin, modelServerProtocolMetricsPlugin, coreMetricsExtractorParameters,
   engineConfigParameters, isMetricsExtractor, CORE_METRICS_EXTRACTOR,
   MODEL_SERVER_PROTOCOL_METRICS, endpointNotificationSourcePlugin, ENDPOINT_NOTIFICATION_SOURCE,

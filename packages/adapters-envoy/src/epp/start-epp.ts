@@ -1,4 +1,4 @@
-import { EndpointPool, isResponder, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
+import { EndpointPool, isResponder, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, countScrapeErrors, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
 import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
 import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
@@ -155,12 +155,14 @@ const DEFAULT_CONFIG = { apiVersion: 'inference.networking.x-k8s.io/v1alpha1', k
 
 /**
  * Polls model-server metrics where the config's data layer says (its metrics-data-source sets
- * path, scheme, TLS and interval; its extractors the engine mappings), logging each outage.
+ * path, scheme, TLS and interval; its extractors the engine mappings), logging each outage and
+ * counting each failure in llm-d's data-layer error families.
  */
-function startScraper(o: { pool: EndpointPool; clock: Clock; intervalMs: number; scrape: MetricsScrapeSettings; tls: MetricsTlsOptions | undefined; log: (line: string) => void }): MetricsScraper {
+function startScraper(o: { pool: EndpointPool; clock: Clock; intervalMs: number; scrape: MetricsScrapeSettings; tls: MetricsTlsOptions | undefined; log: (line: string) => void; metrics: SchedulerMetrics }): MetricsScraper {
   const { scrape } = o;
   const scraper = new MetricsScraper({ pool: o.pool, clock: o.clock, intervalMs: o.intervalMs, path: scrape.path, scheme: scrape.scheme, mappings: scrape.mappings, ...(o.tls === undefined ? {} : { tls: o.tls }) });
   logScrapeOutages(scraper, o.log);
+  countScrapeErrors(scraper, o.metrics);
   scraper.start();
   return scraper;
 }
@@ -227,7 +229,7 @@ export async function startEpp(input: EppOptions): Promise<RunningEpp> {
   try {
     const tls = interval === false ? undefined : readMetricsTls(scrape);
     for (const e of options.endpoints) pool.add(withScrapePort(typeof e === 'string' ? { address: e } : e, scrape));
-    scraper = interval === false ? undefined : startScraper({ pool, clock, intervalMs: interval, scrape, tls, log });
+    scraper = interval === false ? undefined : startScraper({ pool, clock, intervalMs: interval, scrape, tls, log, metrics: schedulerMetrics });
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };
     server = await startEppServer({

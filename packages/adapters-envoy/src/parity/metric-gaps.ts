@@ -20,8 +20,6 @@ const TWINS: Readonly<Record<string, string>> = {
   inference_extension_flow_control_request_enqueue_duration_seconds: 'deprecated twin of llm_d_epp_flow_control_request_enqueue_duration_seconds, which is not recorded yet',
   inference_extension_flow_control_queue_size: 'deprecated twin, emitted; lacks the model labels as its current family does',
   inference_extension_flow_control_queue_bytes: 'deprecated twin, emitted; lacks the model labels as its current family does',
-  llm_d_inference_scheduler_datalayer_poll_errors_total: 'deprecated twin of llm_d_epp_datalayer_poll_errors_total, which is not recorded yet',
-  llm_d_inference_scheduler_datalayer_extract_errors_total: 'deprecated twin of llm_d_epp_datalayer_extract_errors_total, which is not recorded yet',
   llm_d_inference_scheduler_disagg_decision_total: 'deprecated twin: needs the model_name label, which llm_d_epp_disagg_decision_total does not carry yet',
   llm_d_inference_scheduler_pd_decision_total: "deprecated twin of llm_d_epp_pd_decision_total: pd-profile-handler's decisions are counted in disagg_decision_total",
   ...Object.fromEntries(
@@ -59,8 +57,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_flow_control_reclaim_target: FLOW,
   llm_d_epp_flow_control_pending_reclaim: FLOW,
   llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,
-  llm_d_epp_datalayer_poll_errors_total: 'failed model-server polls are counted in switchyard_gateway_metrics_scrape_errors_total (gateway only) so far',
-  llm_d_epp_datalayer_extract_errors_total: 'extraction errors are not counted separately from poll errors yet',
   llm_d_epp_extproc_streams_inflight: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_streams_active has the count',
   llm_d_epp_extproc_stream_duration_seconds: '--enable-grpc-stream-metrics is accepted but not acted on',
   llm_d_epp_extproc_streams_total: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_stream_failures_total counts failures',

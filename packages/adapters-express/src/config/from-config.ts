@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { flowControlPack } from '@switchyard/flow-control';
 import { prefixIndexPack } from '@switchyard/prefix-index';
-import { DecisionLog, SchedulerMetrics, SwitchyardError, loadResources, systemClock } from '@switchyard/core';
+import { DecisionLog, SchedulerMetrics, SwitchyardError, countScrapeErrors, loadResources, systemClock } from '@switchyard/core';
 import type { Clock, ConsoleHandler, DecisionListener, DecisionTracer, LoadedResources, PluginDefinition, PluginPack, ReplicaSync, RequestParser } from '@switchyard/core';
 import { createGatewayHandler, type GatewayHandler } from '../gateway/handler.js';
 import { GatewayMetrics } from '../gateway/metrics.js';
@@ -153,12 +153,13 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   ]);
   const resources = readResources(options);
   const sharedState = options.sharedState ?? (await gatewaySharedState({ section, endpointPicker, redisUrl: options.redisUrl, clock, registry, log: options.log }));
+  // Per-plugin timings on one cycle in 32: timing every plugin call costs more than the plugins.
+  const schedulerMetrics = new SchedulerMetrics({ registry, pluginSampleEvery: 32, modelLabel: known.label });
   const ctx: PoolBuildContext = {
     sharedState,
     clock,
     section,
-    // Per-plugin timings on one cycle in 32: timing every plugin call costs more than the plugins.
-    schedulerMetrics: new SchedulerMetrics({ registry, pluginSampleEvery: 32, modelLabel: known.label }),
+    schedulerMetrics,
     packs: [
       ...(options.prefixIndex === false ? [] : [prefixIndexPack({ registry })]),
       flowControlPack,
@@ -169,6 +170,7 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
     log: options.log,
     onScraper: (pool, scraper) => {
       reportScrapes(pool, scraper, metrics, options.log);
+      countScrapeErrors(scraper, schedulerMetrics);
     },
     decisions,
     onDecisionEnd: options.onRequestEnd,

@@ -12,6 +12,6 @@ export type { MetricsFetcher, HttpMetricsFetcher, HttpMetricsFetcherOptions, Met
 export { readMetricsTls } from './metrics-tls.js';
 export { logScrapeOutages } from './outage-log.js';
 export { MetricsScraper, MIN_SCRAPE_INTERVAL_MS } from './scraper.js';
-export type { MetricsScraperOptions, MetricsScraperEvents, ScrapeStatus } from './scraper.js';
+export type { MetricsScraperOptions, MetricsScraperEvents, ScrapeFailureStage, ScrapeStatus } from './scraper.js';
 export { applyStaleness, isStale, validateStaleness, DEFAULT_STALENESS } from './staleness.js';
 export type { StalenessPolicy, StalenessSettings, StalenessOutcome } from './staleness.js';

@@ -130,7 +130,11 @@ describe('MetricsScraper (virtual time)', () => {
     const { fetch, calls } = manualFetcher(clock);
     scraper = new MetricsScraper({ pool, clock, fetch, intervalMs: 50, timeoutMs: 200 });
     const errors: SwitchyardError[] = [];
-    scraper.on('error', (_ep, err) => errors.push(err));
+    const stages: string[] = [];
+    scraper.on('error', (_ep, err, _n, stage) => {
+      errors.push(err);
+      stages.push(stage);
+    });
     scraper.start();
     clock.advance(199);
     expect(calls[0]?.signal.aborted).toBe(false);
@@ -144,6 +148,8 @@ describe('MetricsScraper (virtual time)', () => {
     await flush();
     expect(errors[1]?.message).toContain('no vllm metrics in the response');
     expect(pool.get('a')?.metrics).toBeUndefined();
+    // llm-d counts them apart: the timeout in poll errors, the unreadable page in extract errors.
+    expect(stages).toEqual(['poll', 'extract']);
   });
 
   it('follows pool membership and stops cleanly', async () => {

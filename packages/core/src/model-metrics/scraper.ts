@@ -93,11 +93,21 @@ export interface ScrapeStatus {
 export interface MetricsScraperEvents {
   /** A scrape succeeded and `pool.setMetrics` was called. */
   scrape: [endpoint: Endpoint, metrics: EndpointMetrics];
-  /** A scrape failed; the next poll is delayed by the backoff. */
-  error: [endpoint: Endpoint, error: SwitchyardError, consecutiveFailures: number];
+  /**
+   * A scrape failed; the next poll is delayed by the backoff. `stage` is where: `poll` (the page
+   * could not be fetched: refused, timed out, a non-200 status, too large) or `extract` (the page
+   * came but its metrics could not be read), as llm-d counts poll and extract errors apart.
+   */
+  error: [endpoint: Endpoint, error: SwitchyardError, consecutiveFailures: number, stage: ScrapeFailureStage];
   /** A scrape succeeded after `failures` failed ones (right after its `scrape` event). */
   recovered: [endpoint: Endpoint, failures: number];
 }
+
+/**
+ * Where a scrape failed: fetching the page (`poll`) or reading metrics out of it (`extract`).
+ * @public
+ */
+export type ScrapeFailureStage = 'poll' | 'extract';
 
 interface State {
   readonly id: string;
@@ -265,12 +275,14 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
     const timer = this.#clock.setTimeout(() => {
       abort.abort(new Error(`timed out after ${this.#timeout} ms`));
     }, this.#timeout);
+    let stage: ScrapeFailureStage = 'poll';
     try {
       const page = this.#fetchBytes === undefined ? await this.#fetch(url, abort.signal) : await this.#fetchBytes(url, abort.signal);
       if (state.stopped) return;
       if (abort.signal.aborted) throw abort.signal.reason;
       state.pageSize = page.length;
       if (page.length > this.#maxPage) throw new Error(`page of ${page.length} characters exceeds maxPageBytes ${this.#maxPage}`);
+      stage = 'extract';
       const mapping = this.#mappings[endpoint.engineType];
       const f = this.#filterFor(mapping);
       const full = state.polls % FULL_READ_EVERY === 0;
@@ -298,7 +310,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
       const error = new SwitchyardError(abort.signal.aborted ? 'UPSTREAM_TIMEOUT' : 'UPSTREAM_UNAVAILABLE', `metrics scrape of endpoint "${endpoint.id}" (${url}) failed: ${detail}`, { cause });
       state.failures++;
       state.lastError = error;
-      this.emit('error', endpoint, error, state.failures);
+      this.emit('error', endpoint, error, state.failures, stage);
     } finally {
       this.#clock.clearTimeout(timer);
       state.abort = undefined;

@@ -126,6 +126,10 @@ export class SchedulerMetrics {
    * metrics were missing or stale; `detector` is the picker's `poolName`, else `utilization-detector`.
    */
   readonly staleEndpoints: FastGauge<'detector'>;
+  /** `datalayer_poll_errors_total{source_type}`: data-source polls that failed (refused, timed out, non-200). */
+  readonly dataLayerPollErrors: FastCounter<'source_type'>;
+  /** `datalayer_extract_errors_total{source_type,extractor_type}`: fetched pages whose metrics could not be read. */
+  readonly dataLayerExtractErrors: FastCounter<'source_type' | 'extractor_type'>;
   /** The plugin timing observer the picker hands to its scheduler. */
   readonly observer: PluginObserver;
   readonly #poolGauges: PoolGauges;
@@ -177,6 +181,8 @@ export class SchedulerMetrics {
     this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['name'], registers, maxSeries });
     this.staleEndpoints = new FastGauge({ name: `${p}flow_control_stale_endpoints`, help: 'Candidates of the latest pick whose metrics were missing or older than the staleness threshold.', labelNames: ['detector'], registers, maxSeries });
     this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers, maxSeries });
+    this.dataLayerPollErrors = new FastCounter({ name: `${p}datalayer_poll_errors_total`, help: 'Data-source polls that failed (connection refused, timeout, non-200 status).', labelNames: ['source_type'], registers, maxSeries });
+    this.dataLayerExtractErrors = new FastCounter({ name: `${p}datalayer_extract_errors_total`, help: 'Data-source responses whose metrics an extractor could not read.', labelNames: ['source_type', 'extractor_type'], registers, maxSeries });
     if (twins) this.#registerTwins(registry);
     const pluginDuration = this.pluginDuration;
     // Plugins are long-lived objects: their series are found by identity, not by joined names.
@@ -229,6 +235,8 @@ export class SchedulerMetrics {
       ['inference_extension_plugin_duration_seconds', this.pluginDuration, sameLabels('extension_point', 'plugin_type', 'plugin_name')],
       ['inference_extension_info', this.info, sameLabels('commit', 'build_ref')],
       ['inference_pool_ready_pods', this.readyEndpoints, sameLabels('name')],
+      ['llm_d_inference_scheduler_datalayer_poll_errors_total', this.dataLayerPollErrors, sameLabels('source_type')],
+      ['llm_d_inference_scheduler_datalayer_extract_errors_total', this.dataLayerExtractErrors, sameLabels('source_type', 'extractor_type')],
     ];
     for (const [name, source, labels] of twins) registerDeprecatedTwin(registry, name, source, source.name, labels);
   }

@@ -26,3 +26,4 @@ export { modelsDataExtractorPlugin, modelsAttribute, parseModelsList, isModelsDa
 export type { ModelData, ModelsView, ModelsDataExtractor } from './models-data-extractor.js';
 export { mockMetricsSourcePlugin, createMockMetricsSource, isMockMetricsSource, MOCK_METRICS_SOURCE } from './mock-metrics-source.js';
 export type { MockMetricsSource } from './mock-metrics-source.js';
+export { countScrapeErrors } from './scrape-errors.js';
