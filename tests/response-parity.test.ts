@@ -74,6 +74,20 @@ const CASES: readonly Case[] = [
     expectUsage: usage(25, 15),
   },
   {
+    name: 'SGLang generate JSON (usage in meta_info)',
+    contentType: 'application/json',
+    chunks: ['{"text":"hi","output_ids":[5,6],"meta_info":{"id":"r1","finish_reason":{"type":"stop"},', '"prompt_tokens":8,"completion_tokens":2,"cached_tokens":4}}'],
+    expectBody: '{"text":"hi","output_ids":[5,6],"meta_info":{"id":"r1","finish_reason":{"type":"stop"},"prompt_tokens":8,"completion_tokens":2,"cached_tokens":4}}',
+    expectUsage: usage(8, 2, 4),
+  },
+  {
+    name: 'SGLang generate SSE (the finished event’s meta_info)',
+    contentType: 'text/event-stream',
+    chunks: ['data: {"text":"h","meta_info":{"prompt_tokens":8,"completion_tokens":1,"finish_reason":null}}\n\ndata: {"text":"hi","meta_', 'info":{"prompt_tokens":8,"completion_tokens":2,"finish_reason":{"type":"length"}}}\n\ndata: [DONE]\n\n'],
+    expectBody: 'data: {"text":"h","meta_info":{"prompt_tokens":8,"completion_tokens":1,"finish_reason":null}}\n\ndata: {"text":"hi","meta_info":{"prompt_tokens":8,"completion_tokens":2,"finish_reason":{"type":"length"}}}\n\ndata: [DONE]\n\n',
+    expectUsage: usage(8, 2),
+  },
+  {
     name: 'an opaque body',
     contentType: 'text/plain',
     chunks: ['{"model":"target"}'],

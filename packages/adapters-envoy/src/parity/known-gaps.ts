@@ -19,7 +19,6 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
   'p2p-source-producer',
   'priority-then-time-eviction-order-policy',
   'request-attribute-reporter',
-  'sglanghttp-parser',
   'sheddable-eviction-filter',
   'vertexai-parser',
   'vllmgrpc-parser',

@@ -28,6 +28,9 @@ function sloMs(value: string | undefined): number | undefined {
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
+/** APIs whose bodies have no model field: nothing to require (SGLang's native generate names none). */
+const WITHOUT_MODEL_FIELD: ReadonlySet<InferenceRequest['api']> = new Set<InferenceRequest['api']>(['passthrough', 'sglang-generate']);
+
 const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
 
 /**
@@ -48,7 +51,7 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
   let targetModel = nonEmpty(cls?.modelRewrite) ?? nonEmpty(header('modelRewrite')) ?? request.model;
   const ruled = request.model === '' ? undefined : deps.rewrites?.resolve(request.model, deps.random);
   if (ruled !== undefined && ruled !== '') targetModel = ruled;
-  if (targetModel === '' && request.api !== 'passthrough') {
+  if (targetModel === '' && !WITHOUT_MODEL_FIELD.has(request.api)) {
     throw new SwitchyardError('BAD_REQUEST', 'model: required (the body names no model)');
   }
   const objective = nonEmpty(cls?.objective) ?? nonEmpty(header('objective'));

@@ -10,6 +10,7 @@ export type ApiKind =
   | 'anthropic-messages'
   | 'anthropic-count-tokens'
   | 'vllm-generate'
+  | 'sglang-generate'
   | 'passthrough';
 
 /**

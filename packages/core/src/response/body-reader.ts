@@ -1,5 +1,6 @@
 import type { Usage } from '../scheduling/plugins.js';
 import { extractUsage } from './extract-usage.js';
+import { extractMetaInfoUsage } from './meta-info-usage.js';
 import { ModelNameRestorer } from './model-restore.js';
 import { SseUsageScanner } from './sse-usage.js';
 
@@ -135,7 +136,11 @@ class BodyReader implements ResponseBodyReader {
 
   end(): Uint8Array | undefined {
     this.#sse?.end();
-    if (this.#tail !== undefined) this.#usage = extractUsage(this.#tail.bytes());
+    if (this.#tail !== undefined) {
+      const tail = this.#tail.bytes();
+      // OpenAI-style `usage` first; SGLang's native generate reports it in `meta_info` instead.
+      this.#usage = extractUsage(tail) ?? extractMetaInfoUsage(tail);
+    }
     return this.#restorer?.end();
   }
 }

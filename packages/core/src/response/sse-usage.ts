@@ -1,16 +1,19 @@
 import type { Usage } from '../scheduling/plugins.js';
 import { extractUsage } from './extract-usage.js';
+import { extractMetaInfoUsage } from './meta-info-usage.js';
 import { mergeUsage } from './usage.js';
 
 const NEWLINE = 0x0a;
 const DATA = Buffer.from('data:');
 const USAGE = Buffer.from('"usage"');
+const META_INFO = Buffer.from('"meta_info"');
 
 /**
  * Reads token usage from a Server-Sent Events body fed chunk by chunk, without holding the body:
  * it keeps only the unfinished last line, up to `maxLineBytes` (a longer line is not a usage
  * event and is skipped). Only `data:` lines that mention `"usage"` are read, with
- * {@link extractUsage}; usage reported in pieces is merged with {@link mergeUsage}.
+ * {@link extractUsage}, or else SGLang's `"meta_info"` of the finished event; usage reported in
+ * pieces is merged with {@link mergeUsage}.
  * @category Response
  * @public
  */
@@ -72,7 +75,8 @@ export class SseUsageScanner {
 
   #line(line: Buffer): void {
     if (line.length < DATA.length || line.compare(DATA, 0, DATA.length, 0, DATA.length) !== 0) return;
-    if (line.indexOf(USAGE, DATA.length) === -1) return;
-    this.#usage = mergeUsage(this.#usage, extractUsage(line.subarray(DATA.length)));
+    if (line.indexOf(USAGE, DATA.length) !== -1) this.#usage = mergeUsage(this.#usage, extractUsage(line.subarray(DATA.length)));
+    // SGLang's native generate streams `meta_info` in every event; only the finished one counts, as in llm-d.
+    else if (line.indexOf(META_INFO, DATA.length) !== -1) this.#usage = mergeUsage(this.#usage, extractMetaInfoUsage(line.subarray(DATA.length), true));
   }
 }
