@@ -25,6 +25,14 @@ export interface OptionType {
 export const OPTION_TYPES: readonly OptionType[] = [
   { name: 'GATEWAY_DEFAULTS', defaults: express.GATEWAY_DEFAULTS, file: 'packages/adapters-express/src/gateway/options.ts', interfaceName: 'GatewayOptions', nested: { upstream: 'UpstreamOptions' } },
   { name: 'GATEWAY_CLOSE_DEFAULTS', defaults: express.GATEWAY_CLOSE_DEFAULTS, file: 'packages/adapters-express/src/gateway/handler.ts', interfaceName: 'CloseOptions' },
+  { name: 'ENDPOINT_ROTATION_DEFAULTS', defaults: express.ENDPOINT_ROTATION_DEFAULTS, file: 'packages/adapters-express/src/gateway/rotation.ts', interfaceName: 'EndpointRotationOptions' },
+  {
+    name: 'GATEWAY_SECTION_DEFAULTS',
+    defaults: express.GATEWAY_SECTION_DEFAULTS,
+    file: 'packages/adapters-express/src/config/section-defaults.ts',
+    interfaceName: 'GatewaySectionSettings',
+    nested: { listen: 'GatewayListenSettings', circuitBreaker: 'CircuitBreakerSettings' },
+  },
   { name: 'EPP_DEFAULTS', defaults: envoy.EPP_DEFAULTS, file: 'packages/adapters-envoy/src/epp/start-epp.ts', interfaceName: 'EppOptions' },
   { name: 'EPP_SERVER_DEFAULTS', defaults: envoy.EPP_SERVER_DEFAULTS, file: 'packages/adapters-envoy/src/grpc/options.ts', interfaceName: 'EppServerOptions', nested: { keepalive: 'EppKeepaliveOptions' } },
   { name: 'EXT_PROC_STREAM_DEFAULTS', defaults: envoy.EXT_PROC_STREAM_DEFAULTS, file: 'packages/adapters-envoy/src/stream/types.ts', interfaceName: 'ExtProcStreamOptions' },

@@ -19,5 +19,9 @@ describe('@switchyard/express root exports', () => {
     expect(Object.isFrozen(root.GATEWAY_DEFAULTS)).toBe(true);
     expect(Object.isFrozen(root.GATEWAY_DEFAULTS.upstream)).toBe(true);
     expect(Object.isFrozen(root.GATEWAY_CLOSE_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(root.ENDPOINT_ROTATION_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(root.GATEWAY_SECTION_DEFAULTS)).toBe(true);
+    expect(Object.isFrozen(root.GATEWAY_SECTION_DEFAULTS.circuitBreaker)).toBe(true);
+    expect(Object.isFrozen(root.GATEWAY_SECTION_DEFAULTS.listen)).toBe(true);
   });
 });

@@ -10,7 +10,7 @@
  */
 
 // Gateway: the node:http handler and the pool it routes over.
-export { createGatewayHandler, DEFAULT_INFERENCE_PATHS, EndpointRotation } from './gateway/index.js';
+export { createGatewayHandler, DEFAULT_INFERENCE_PATHS, EndpointRotation, ENDPOINT_ROTATION_DEFAULTS } from './gateway/index.js';
 // Gateway options: the defaults, stated once, and the one resolve step that applies and checks them.
 export { GATEWAY_DEFAULTS, GATEWAY_CLOSE_DEFAULTS, resolveGatewayOptions, resolveGatewayCloseOptions } from './gateway/index.js';
 export type { GatewayDefaults, ResolvedGatewayOptions, ResolvedUpstreamOptions } from './gateway/index.js';
@@ -37,7 +37,7 @@ export { CatalogueRouter, KnownModels, ModelRegistry, UNKNOWN_MODEL_LABEL, singl
 export type { ModelRegistryOptions, ModelRoute, WeightedTarget, ModelRouter, RouteResolution, ModelInfo, CatalogueRouterOptions, ModelCatalogue } from './models/index.js';
 
 // Config: a gateway from a config document.
-export { gatewaySectionSchema, gatewayEndpointSchema, createGatewayFromConfig, createUndiciMetricsFetcher } from './config/index.js';
+export { gatewaySectionSchema, gatewayEndpointSchema, createGatewayFromConfig, createUndiciMetricsFetcher, GATEWAY_SECTION_DEFAULTS } from './config/index.js';
 export type {
   GatewaySection,
   GatewaySectionInput,
@@ -47,6 +47,9 @@ export type {
   BuiltPool,
   UndiciMetricsFetcherOptions,
   ClosableMetricsFetcher,
+  GatewaySectionSettings,
+  GatewayListenSettings,
+  CircuitBreakerSettings,
 } from './config/index.js';
 
 // CLI: `switchyard-gateway`.

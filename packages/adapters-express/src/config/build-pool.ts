@@ -111,7 +111,8 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   // Filled once the config is loaded: its metrics data source may set the metrics port.
   const source = new EndpointPool();
   const cb = section.circuitBreaker;
-  const rotation = cb.enabled ? new EndpointRotation({ source, clock, failureThreshold: cb.failureThreshold, cooldownMs: cb.cooldownMs, probeAfterMs: cb.probeAfterMs, minInRotation: cb.minInRotation }) : undefined;
+  const { enabled, ...rotationOptions } = cb;
+  const rotation = enabled ? new EndpointRotation({ ...rotationOptions, source, clock }) : undefined;
   const pool = rotation?.pool ?? source;
   // The pool the picker schedules over (and counts in-flight load on) is the one shared; pools
   // share under their names, so the pools of a multi-model gateway never mix.

@@ -323,6 +323,9 @@ gateway:
     [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  upstream:\n    maxAttempts: 0' }, /^config: gateway\.upstream\.maxAttempts: must be an integer from 1 to 10, got 0$/],
     [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  maxBodyBytes: 1.5' }, /^config: gateway\.maxBodyBytes: must be an integer ≥ 1, got 1\.5$/],
     [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  shutdownGraceMs: -1' }, /^config: gateway\.shutdownGraceMs: must be a number ≥ 0, got -1$/],
+    // The circuit breaker's numbers by the rotation's rules: out of range is an error, not clamped.
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  circuitBreaker:\n    failureThreshold: 0' }, /^config: gateway\.circuitBreaker\.failureThreshold: must be an integer ≥ 1, got 0$/],
+    [{ config: 'gateway:\n  endpoints: ["127.0.0.1:1"]\n  circuitBreaker:\n    enabled: false\n    cooldownMs: -1' }, /^config: gateway\.circuitBreaker\.cooldownMs: must be a number ≥ 0, got -1$/],
   ])('rejects a bad config with a message naming the problem (%#)', async (options, message) => {
     await expect(createGatewayFromConfig(options)).rejects.toThrow(message);
   });

@@ -1,5 +1,6 @@
 import { SwitchyardError, isSwitchyardError, optionRules, resolveOptions } from '@switchyard/core';
 import { GATEWAY_CLOSE_DEFAULTS, resolveGatewayOptions } from '../gateway/defaults.js';
+import { resolveRotationOptions } from '../gateway/rotation.js';
 import type { GatewayOptions } from '../gateway/options.js';
 import type { GatewaySection } from './schema.js';
 import { trustPredicate } from './trust.js';
@@ -43,6 +44,7 @@ export function checkSectionOptions(section: GatewaySection, where: string): voi
   try {
     resolveGatewayOptions(sectionHandlerOptions(section));
     sectionShutdownGraceMs(section);
+    resolveRotationOptions(section.circuitBreaker);
   } catch (err) {
     if (!isSwitchyardError(err)) throw err;
     throw new SwitchyardError('CONFIG_INVALID', `${where}: ${err.message}`, { ...(err.field === undefined ? {} : { field: err.field }), cause: err });

@@ -9,3 +9,5 @@ export type { UndiciMetricsFetcherOptions, ClosableMetricsFetcher } from './metr
 export type { PoolBuildSpec, PoolBuildContext, BuiltPool } from './build-pool.js';
 export { createGatewayFromConfig } from './from-config.js';
 export type { GatewayFromConfigOptions, Gateway } from './from-config.js';
+export { GATEWAY_SECTION_DEFAULTS } from './section-defaults.js';
+export type { GatewaySectionSettings, GatewayListenSettings, CircuitBreakerSettings } from './section-defaults.js';

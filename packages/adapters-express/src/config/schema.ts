@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { consoleSettingsSchema, sharedStateSectionSchema } from '@switchyard/core';
 import { GATEWAY_DEFAULTS } from '../gateway/defaults.js';
+import { GATEWAY_SECTION_DEFAULTS } from './section-defaults.js';
 
 const positiveMs = z.number().positive();
 
@@ -48,7 +49,9 @@ const routeSchema = z.strictObject({
 export const gatewaySectionSchema = z
   .strictObject({
     /** Where the CLI listens. */
-    listen: z.strictObject({ port: z.number().int().min(0).max(65535).default(8080), host: z.string().min(1).default('0.0.0.0') }).prefault({}),
+    listen: z
+      .strictObject({ port: z.number().int().min(0).max(65535).default(GATEWAY_SECTION_DEFAULTS.listen.port), host: z.string().min(1).default(GATEWAY_SECTION_DEFAULTS.listen.host) })
+      .prefault({}),
     /**
      * Serve `/metrics` on this separate listener (an internal port) instead of the client port:
      * the metrics name models and tenants (fairness ids) with their volumes.
@@ -88,14 +91,18 @@ export const gatewaySectionSchema = z
         keepAliveTimeoutMs: z.number().optional(),
       })
       .prefault({}),
-    /** Circuit breaker taking failing endpoints out of rotation. */
+    /**
+     * Circuit breaker taking failing endpoints out of rotation. Its numbers are `EndpointRotation`'s
+     * options: defaults and rules are `ENDPOINT_ROTATION_DEFAULTS` and the rotation's, which
+     * `splitConfig` applies to the section (one validation path).
+     */
     circuitBreaker: z
       .strictObject({
-        enabled: z.boolean().default(true),
-        failureThreshold: z.number().int().positive().default(5),
-        cooldownMs: z.number().min(0).default(5000),
-        probeAfterMs: z.number().min(0).default(30_000),
-        minInRotation: z.number().int().min(0).default(1),
+        enabled: z.boolean().default(GATEWAY_SECTION_DEFAULTS.circuitBreaker.enabled),
+        failureThreshold: z.number().optional(),
+        cooldownMs: z.number().optional(),
+        probeAfterMs: z.number().optional(),
+        minInRotation: z.number().optional(),
       })
       .prefault({}),
     /**

@@ -5,7 +5,7 @@ export { GATEWAY_DEFAULTS, GATEWAY_CLOSE_DEFAULTS, resolveGatewayOptions, resolv
 export type { GatewayDefaults, ResolvedGatewayOptions, ResolvedUpstreamOptions } from './defaults.js';
 export type { GatewayOptions, UpstreamOptions, FailureMode, ClassifyHook } from './options.js';
 export type { GatewayPool } from './pool.js';
-export { EndpointRotation } from './rotation.js';
+export { EndpointRotation, ENDPOINT_ROTATION_DEFAULTS } from './rotation.js';
 export type { EndpointRotationOptions, EndpointRotationEvents } from './rotation.js';
 export { GatewayMetrics } from './metrics.js';
 export type { GatewayRoute, PoolMetrics, BoundCounter, BoundGauge, BoundHistogram } from './metrics.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EndpointPool, ManualClock, type EndpointMetrics } from '@switchyard/core';
-import { EndpointRotation } from '@switchyard/express';
+import { EndpointPool, ManualClock, SwitchyardError, type EndpointMetrics } from '@switchyard/core';
+import { ENDPOINT_ROTATION_DEFAULTS, EndpointRotation } from '@switchyard/express';
 
 const metrics = (updatedAt: number): EndpointMetrics => ({
   waitingQueueSize: 0,
@@ -108,5 +108,40 @@ describe('EndpointRotation', () => {
     source.add({ address: '10.0.0.9:8000' });
     expect(rotation.pool.get('10.0.0.9:8000')).toBeUndefined();
     expect(clock.pendingTimers).toBe(0);
+  });
+});
+
+describe('EndpointRotation options', () => {
+  const source = (): EndpointPool => new EndpointPool();
+
+  it('defaults to ENDPOINT_ROTATION_DEFAULTS', () => {
+    expect(ENDPOINT_ROTATION_DEFAULTS).toEqual({ failureThreshold: 5, cooldownMs: 5000, probeAfterMs: 30_000, minInRotation: 1 });
+    const clock = new ManualClock(0);
+    const pool = source();
+    pool.add({ address: '10.0.0.1:8000' });
+    pool.add({ address: '10.0.0.2:8000' });
+    const rotation = new EndpointRotation({ source: pool, clock });
+    for (let i = 0; i < 4; i++) rotation.recordFailure('10.0.0.1:8000');
+    expect(rotation.isOut('10.0.0.1:8000')).toBe(false);
+    rotation.recordFailure('10.0.0.1:8000');
+    expect(rotation.isOut('10.0.0.1:8000')).toBe(true);
+    rotation.close();
+  });
+
+  it.each([
+    ['failureThreshold', 0, 'must be an integer ≥ 1'],
+    ['failureThreshold', 1.5, 'must be an integer ≥ 1'],
+    ['cooldownMs', -1, 'must be a number ≥ 0'],
+    ['probeAfterMs', -5, 'must be a number ≥ 0'],
+    ['minInRotation', -1, 'must be an integer ≥ 0'],
+  ] as const)('refuses %s: %s instead of clamping it, naming the field', (key, value, rule) => {
+    const make = (): EndpointRotation => new EndpointRotation({ source: source(), [key]: value });
+    expect(make).toThrow(SwitchyardError);
+    expect(make).toThrow(`gateway.circuitBreaker.${key}: ${rule}, got ${value}`);
+    try {
+      make();
+    } catch (err) {
+      expect((err as SwitchyardError).field).toBe(`gateway.circuitBreaker.${key}`);
+    }
   });
 });

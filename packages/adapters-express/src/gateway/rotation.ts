@@ -1,6 +1,6 @@
 import { EventEmitter } from 'eventemitter3';
-import { EndpointPool, systemClock } from '@switchyard/core';
-import type { Clock, Endpoint, EndpointSpec, TimerHandle } from '@switchyard/core';
+import { EndpointPool, optionRules, resolveOptions, systemClock } from '@switchyard/core';
+import type { Clock, Endpoint, EndpointSpec, OptionRules, TimerHandle } from '@switchyard/core';
 
 /**
  * Options of {@link EndpointRotation}.
@@ -9,19 +9,66 @@ import type { Clock, Endpoint, EndpointSpec, TimerHandle } from '@switchyard/cor
 export interface EndpointRotationOptions {
   /** The pool discovery and the metrics scraper maintain. */
   readonly source: EndpointPool;
-  /** Time source. @default systemClock */
+  /** Time source (default: the system clock). */
   readonly clock?: Clock;
-  /** Consecutive failed attempts that take an endpoint out of rotation. @default 5 */
-  readonly failureThreshold?: number;
-  /** Minimum time out of rotation before fresh metrics may bring an endpoint back. @default 5000 */
-  readonly cooldownMs?: number;
   /**
-   * Without fresh metrics (no scraper), an endpoint is tried again after this long anyway.
-   * `0` disables the timed probe (only metrics bring it back). @default 30000
+   * Consecutive failed attempts that take an endpoint out of rotation (an integer ≥ 1).
+   * @defaultValue 5
    */
-  readonly probeAfterMs?: number;
-  /** Never leave fewer endpoints than this in rotation (an empty pool fails every request). @default 1 */
-  readonly minInRotation?: number;
+  readonly failureThreshold?: number | undefined;
+  /**
+   * Minimum time out of rotation before fresh metrics may bring an endpoint back, ms (≥ 0).
+   * @defaultValue 5000
+   */
+  readonly cooldownMs?: number | undefined;
+  /**
+   * Without fresh metrics (no scraper), an endpoint is tried again after this long anyway, ms.
+   * `0` disables the timed probe (only metrics bring it back).
+   * @defaultValue 30000
+   */
+  readonly probeAfterMs?: number | undefined;
+  /**
+   * Never leave fewer endpoints than this in rotation (an empty pool fails every request; an
+   * integer ≥ 0).
+   * @defaultValue 1
+   */
+  readonly minInRotation?: number | undefined;
+}
+
+/**
+ * The defaults of {@link EndpointRotationOptions}, stated once: the rotation resolves its options
+ * against them, and the `gateway.circuitBreaker` config section defaults to them.
+ * @public
+ */
+export const ENDPOINT_ROTATION_DEFAULTS: {
+  readonly failureThreshold: number;
+  readonly cooldownMs: number;
+  readonly probeAfterMs: number;
+  readonly minInRotation: number;
+} = Object.freeze({
+  failureThreshold: 5,
+  cooldownMs: 5000,
+  probeAfterMs: 30_000,
+  minInRotation: 1,
+});
+
+/** The options of {@link EndpointRotationOptions} that have a plain default. */
+type RotationDefaults = typeof ENDPOINT_ROTATION_DEFAULTS;
+
+const ROTATION_RULES: OptionRules<RotationDefaults> = {
+  failureThreshold: optionRules.integerAtLeast(1),
+  cooldownMs: optionRules.nonNegativeNumber,
+  probeAfterMs: optionRules.nonNegativeNumber,
+  minInRotation: optionRules.integerAtLeast(0),
+};
+
+/**
+ * The rotation's defaulted options, checked and filled from {@link ENDPOINT_ROTATION_DEFAULTS}
+ * (the constructor and the `gateway.circuitBreaker` config check share it).
+ * @throws SwitchyardError `CONFIG_INVALID` naming `gateway.circuitBreaker.<option>`
+ */
+export function resolveRotationOptions(input: unknown): Readonly<RotationDefaults> {
+  return resolveOptions('gateway.circuitBreaker', input, ENDPOINT_ROTATION_DEFAULTS, ROTATION_RULES);
 }
 
 /**
@@ -70,14 +117,20 @@ export class EndpointRotation extends EventEmitter<EndpointRotationEvents> {
   readonly #state = new Map<string, BreakerState>();
   readonly #detach: () => void;
 
+  /**
+   * @throws SwitchyardError `CONFIG_INVALID` naming the bad option
+   * (`gateway.circuitBreaker.failureThreshold: must be an integer ≥ 1, got 0`): out-of-range
+   * values are errors, never clamped.
+   */
   constructor(options: EndpointRotationOptions) {
     super();
+    const resolved = resolveRotationOptions(options);
     this.#source = options.source;
     this.#clock = options.clock ?? systemClock;
-    this.#threshold = Math.max(1, options.failureThreshold ?? 5);
-    this.#cooldownMs = Math.max(0, options.cooldownMs ?? 5000);
-    this.#probeAfterMs = Math.max(0, options.probeAfterMs ?? 30_000);
-    this.#minIn = Math.max(0, options.minInRotation ?? 1);
+    this.#threshold = resolved.failureThreshold;
+    this.#cooldownMs = resolved.cooldownMs;
+    this.#probeAfterMs = resolved.probeAfterMs;
+    this.#minIn = resolved.minInRotation;
     const onAdded = (e: Endpoint): void => { this.#mirror(e); };
     const onUpdated = (e: Endpoint): void => {
       if (this.pool.get(e.id) !== undefined) this.pool.upsert(specOf(e));
