@@ -60,8 +60,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_extproc_streams_inflight: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_streams_active has the count',
   llm_d_epp_extproc_stream_duration_seconds: '--enable-grpc-stream-metrics is accepted but not acted on',
   llm_d_epp_extproc_streams_total: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_stream_failures_total counts failures',
-  llm_d_epp_inflight_requests: "inflight-load-producer reads the pool's in-flight counts; the per-endpoint gauges are not exposed yet",
-  llm_d_epp_inflight_tokens: "inflight-load-producer reads the pool's in-flight counts; the per-endpoint gauges are not exposed yet",
   llm_d_epp_encoder_cache_queries_total: 'mm-embeddings-cache-producer records no metrics yet',
   llm_d_epp_encoder_cache_hits_total: 'mm-embeddings-cache-producer records no metrics yet',
   llm_d_epp_encoder_cache_hit_ratio: 'mm-embeddings-cache-producer records no metrics yet',

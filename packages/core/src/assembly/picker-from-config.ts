@@ -91,7 +91,7 @@ export function createPickerFromConfig(options: PickerFromConfigOptions): Picker
   const { pool } = options;
   const registry = (options.registry ?? createDefaultRegistry()).clone();
   for (const pack of options.packs ?? []) registry.registerPack(pack);
-  const config = loadConfig(options.config, { registry, pool, clock, allowExperimental: options.allowExperimental, sharedState: options.sharedState });
+  const config = loadConfig(options.config, { registry, pool, clock, allowExperimental: options.allowExperimental, sharedState: options.sharedState, metrics: options.metrics?.registry });
   let admission: AdmissionController | undefined;
   try {
     const context = { pool, clock, config, poolName: options.poolName, metrics: options.admissionMetrics ?? false };

@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import type { Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import { isSwitchyardError } from '../errors/switchyard-error.js';
@@ -21,6 +22,7 @@ export interface InstanceDeps {
   readonly clock: Clock;
   readonly allowExperimental: boolean;
   readonly sharedState?: SharedState | undefined;
+  readonly metrics?: Registry | undefined;
 }
 
 /**
@@ -65,6 +67,7 @@ export function createInstances(specs: readonly PluginSpec[], deps: InstanceDeps
       clock: deps.clock,
       pool: deps.pool,
       sharedState: deps.sharedState,
+      metrics: deps.metrics,
       lookup: (ref: string): Plugin | undefined => {
         const j = indexOf.get(ref);
         // Not listed: a plugin the loader creates later (by default rules) is found once it exists.

@@ -1,3 +1,4 @@
+import type { Registry } from 'prom-client';
 import { systemClock, type Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import { SwitchyardError } from '../errors/switchyard-error.js';
@@ -40,6 +41,8 @@ export interface LoadConfigOptions {
   readonly extraFeatureGates?: readonly string[] | undefined;
   /** State shared across replicas, handed to every plugin (see `PluginFactoryContext.sharedState`). */
   readonly sharedState?: SharedState | undefined;
+  /** Registry handed to every plugin for its own metrics (see `PluginFactoryContext.metrics`). */
+  readonly metrics?: Registry | undefined;
 }
 
 /**
@@ -123,7 +126,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
   });
 
   const clock = options.clock ?? systemClock;
-  const deps = { registry: options.registry, pool: options.pool, clock, allowExperimental: options.allowExperimental === true, sharedState: options.sharedState };
+  const deps = { registry: options.registry, pool: options.pool, clock, allowExperimental: options.allowExperimental === true, sharedState: options.sharedState, metrics: options.metrics };
   const { instances, byName } = createInstances(doc.plugins, deps);
   try {
     return assemble(doc, options, clock, instances, byName);
@@ -136,7 +139,7 @@ export function loadConfig(source: string | object | undefined, options: LoadCon
 
 /** The rest of {@link loadConfig} once the listed plugins exist: defaults, profiles, producers, data layer. */
 function assemble(doc: EndpointPickerConfigDocument, options: LoadConfigOptions, clock: Clock, instances: Instance[], byName: Map<string, Instance>): LoadedConfig {
-  const context = (name: string): PluginFactoryContext => ({ name, clock, pool: options.pool, lookup: (n) => byName.get(n)?.plugin, sharedState: options.sharedState });
+  const context = (name: string): PluginFactoryContext => ({ name, clock, pool: options.pool, lookup: (n) => byName.get(n)?.plugin, sharedState: options.sharedState, metrics: options.metrics });
   const autoCreate = (type: string): Instance => {
     const def = options.registry.get(type);
     if (def === undefined) throw new SwitchyardError('CONFIG_INVALID', `default plugin type "${type}" is not registered`);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Registry } from 'prom-client';
 import type { Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { Plugin } from '../scheduling/plugins.js';
@@ -23,6 +24,11 @@ export interface PluginFactoryContext {
    * publish. Undefined means one replica (today's behaviour).
    */
   readonly sharedState?: SharedState | undefined;
+  /**
+   * The picker's Prometheus registry, for plugins that record llm-d's plugin metrics (register
+   * each family once per registry: several pools may share it). Undefined: record none.
+   */
+  readonly metrics?: Registry | undefined;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Plugin drivers for tests: create a plugin from its definition as the config loader would, and
  * run one cycle of it with a manual clock and a seeded random source.
  */
+import type { Registry } from 'prom-client';
 import { ManualClock } from '../clock/manual-clock.js';
 import { seededRandom } from '../clock/seeded-random.js';
 import { EndpointPool } from '../endpoints/pool.js';
@@ -51,6 +52,8 @@ export interface InstantiateOptions {
   readonly lookup?: (name: string) => Plugin | undefined;
   /** Instance name (default: the plugin type). */
   readonly name?: string;
+  /** Registry for the plugin's own metrics (default: none, as a picker without metrics). */
+  readonly metrics?: Registry;
 }
 
 /**
@@ -64,6 +67,7 @@ export function instantiate<P>(def: PluginDefinition<P>, parameters: unknown = {
     clock: options.clock ?? new ManualClock(),
     pool: options.pool ?? new EndpointPool(),
     lookup: options.lookup ?? (() => undefined),
+    metrics: options.metrics,
   });
 }
 

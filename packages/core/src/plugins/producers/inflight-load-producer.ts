@@ -3,7 +3,8 @@ import type { EndpointPool } from '../../endpoints/pool.js';
 import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import { Attributes, type InFlightLoadView } from '../../scheduling/attributes.js';
-import type { DataProducer } from '../../scheduling/plugins.js';
+import type { DataProducer, RequestLifecycle } from '../../scheduling/plugins.js';
+import { InFlightGauges } from './inflight-gauges.js';
 
 /**
  * The pool's own in-flight counts as an {@link InFlightLoadView}. The counts are kept exact by the
@@ -20,6 +21,8 @@ const POOL_COUNTS = 'in-flight load is the pool\'s exact request and token count
 /**
  * `inflight-load-producer`: publishes the in-flight load (`inflight-load` attribute) read by
  * `token-load-scorer` and `active-request-scorer`. Auto-created when one of them is configured.
+ * With a metrics registry it also keeps llm-d's `llm_d_epp_inflight_requests` /
+ * `llm_d_epp_inflight_tokens` gauges (see `InFlightGauges`).
  * @public
  */
 export const inFlightLoadProducerPlugin = definePlugin({
@@ -40,15 +43,29 @@ export const inFlightLoadProducerPlugin = definePlugin({
     /** With shared state on, publish the fleet's counts (true, llm-d's default) or this replica's own (false). */
     syncCrossReplicaState: z.boolean().optional(),
   }),
-  create: (p, ctx): DataProducer => {
+  create: (p, ctx): DataProducer & RequestLifecycle => {
     const view = p.syncCrossReplicaState !== false ? poolInFlightLoad : localInFlightLoad(ctx.pool);
-    return {
+    const producer: DataProducer = {
       type: 'inflight-load-producer',
       name: ctx.name,
       produces: [Attributes.inFlightLoad.name],
       consumes: [],
       produce(_c, request) {
         request.attributes.set(Attributes.inFlightLoad, view);
+      },
+    };
+    if (ctx.metrics === undefined) return producer;
+    const gauges = new InFlightGauges(ctx.metrics, ctx.name);
+    return {
+      ...producer,
+      preRequest(_c, request, result) {
+        gauges.charge(request, result);
+      },
+      onResponseStart(request) {
+        gauges.responseStarted(request);
+      },
+      onComplete(request) {
+        gauges.completed(request);
       },
     };
   },
