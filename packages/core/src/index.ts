@@ -163,9 +163,13 @@ export {
   headerLabelAffinityScorerParameters, HEADER_LABEL_AFFINITY_SCORER, topologyAffinityScorerPlugin,
   topologyAffinityScorerParameters, TOPOLOGY_AFFINITY_SCORER, TOPOLOGY_AFFINITY_SCORES,
   headerProfileHandlerPlugin, headerProfileHandlerParameters, createHeaderProfileHandler,
-  HEADER_PROFILE_HANDLER, TOPOLOGY_LEVELS, topologyAffinity,
+  HEADER_PROFILE_HANDLER, TOPOLOGY_LEVELS, topologyAffinity, isEndpointDiscovery, startDiscovery,
+  parseEndpointsFile, endpointSpecOf, MAX_ENDPOINTS_FILE_BYTES, fileDiscoveryPlugin,
+  fileDiscoveryParameters, createFileDiscovery, FILE_DISCOVERY, FILE_WATCH_POLL_MS,
 } from './plugins/index.js';
 export type {
+  DiscoveryTarget, EndpointDiscovery, FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint,
+  FileDiscovery, FileDiscoveryDeps, EndpointsFileReader,
   SessionStrategy, LabelSelectorRequirement, ScoreIntoFn, LatencyScorerParameters,
   EstimatedTtftScorer, EstimatedTtftScorerParams, TtftEstimateDetail, TtftModel, TtftInputs,
   PickFromFn, PickerParameters, DisaggDecisionType, DisaggProfileHandler,

@@ -40,7 +40,7 @@ export {
 } from './plugins/index.js';
 
 // Configuration
-export { withScrapePort, formatNotActedOn } from './config/index.js';
+export { withScrapePort, poolDiscoveryTarget, formatNotActedOn } from './config/index.js';
 
 // Decision console
 export { errorName, findChromium, parseHeaderFlags } from './console/index.js';

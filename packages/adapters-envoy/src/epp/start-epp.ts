@@ -1,5 +1,5 @@
-import { EndpointPool, isResponder, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, countScrapeErrors, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
-import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
+import { EndpointPool, isResponder, startDiscovery, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, SchedulerMetrics, createPickerFromConfig, loadResources, logScrapeOutages, countScrapeErrors, readMetricsTls, recordNotActedOn, systemClock, type Clock, type EndpointPicker, type EndpointSpec, type LoadedConfig, type MetricsScrapeSettings, type MetricsTlsOptions, type PluginPack, type PluginRegistry, DecisionLog, recordDecisions, splitConsoleSection, type DecisionListener, type DecisionTracer, type ReplicaSync } from '@switchyard/core';
+import { formatNotActedOn, poolDiscoveryTarget, withScrapePort } from '@switchyard/core/internal';
 import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
 import { Registry } from 'prom-client';
@@ -229,6 +229,8 @@ export async function startEpp(input: EppOptions): Promise<RunningEpp> {
   try {
     const tls = interval === false ? undefined : readMetricsTls(scrape);
     for (const e of options.endpoints) pool.add(withScrapePort(typeof e === 'string' ? { address: e } : e, scrape));
+    // `dataLayer.discovery` (file-discovery): llm-d's non-Kubernetes mode; the first read must work.
+    startDiscovery(config, poolDiscoveryTarget(pool, scrape, log));
     scraper = interval === false ? undefined : startScraper({ pool, clock, intervalMs: interval, scrape, tls, log, metrics: schedulerMetrics });
     // What the server's close hook stops (the variables above stay `undefined`-typed in closures).
     const running = { picker, scraper };

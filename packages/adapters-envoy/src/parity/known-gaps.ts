@@ -5,7 +5,6 @@
 export const KNOWN_MISSING_TYPES: readonly string[] = [
   'destination-endpoint-served-verifier',
   'disaggregatedset-rollout-screener',
-  'file-discovery',
   'k8s-notification-source',
   'latency-slo-admitter',
   'multicluster-approx-prefix-cache-producer',

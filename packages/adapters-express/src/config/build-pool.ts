@@ -1,5 +1,5 @@
-import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, recordNotActedOn } from '@switchyard/core';
-import { formatNotActedOn, withScrapePort } from '@switchyard/core/internal';
+import { EndpointPool, MIN_SCRAPE_INTERVAL_MS, startDiscovery, MetricsScraper, ModelRewriteStore, ObjectiveStore, createPickerFromConfig, isStale, readMetricsTls, recordDecisions, recordNotActedOn } from '@switchyard/core';
+import { formatNotActedOn, poolDiscoveryTarget, withScrapePort } from '@switchyard/core/internal';
 import type { Clock, DecisionListener, DecisionLog, DecisionTracer, EndpointPicker, EndpointSpec, LoadedConfig, LoadedResources, PickerFromConfig, PluginPack, RequestParser, SchedulerMetrics, SharedState } from '@switchyard/core';
 import { FlowController } from '@switchyard/flow-control';
 import { Registry } from 'prom-client';
@@ -145,6 +145,15 @@ export function buildPool(spec: PoolBuildSpec, ctx: PoolBuildContext): BuiltPool
   }
   const scrape = loaded.dataLayerSettings.scrape;
   for (const e of spec.endpoints) source.upsert(withScrapePort(specOf(e), scrape));
+  try {
+    // `dataLayer.discovery` (file-discovery): the plugin fills the pool beside configured endpoints.
+    startDiscovery(loaded, poolDiscoveryTarget(source, scrape, (line) => ctx.log?.(`pool "${spec.name}": ${line}`)));
+  } catch (err) {
+    if (err instanceof Error) err.message = `pool "${spec.name}": ${err.message}`;
+    rotation?.close();
+    void picker.close().catch(() => undefined);
+    throw err;
+  }
   const fetcher = ctx.scrape ? createUndiciMetricsFetcher(tls === undefined ? {} : { tls }) : undefined;
   const scraper =
     fetcher === undefined

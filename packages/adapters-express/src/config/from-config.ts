@@ -192,11 +192,13 @@ export async function createGatewayFromConfig(options: GatewayFromConfigOptions 
   try {
     if (options.endpoints !== undefined || section.pools === undefined) {
       const endpoints = options.endpoints ?? section.endpoints;
-      if ((endpoints === undefined || endpoints.length === 0) && options.emptyPool !== true) {
+      // A `dataLayer.discovery` plugin (file-discovery) brings the endpoints itself.
+      const discovered = typeof (endpointPicker['dataLayer'] as { discovery?: unknown } | undefined)?.discovery === 'object';
+      if ((endpoints === undefined || endpoints.length === 0) && options.emptyPool !== true && !discovered) {
         // Load the document anyway: its own error (an unknown plugin, a bad parameter) is what
         // the operator needs to see first, not the missing endpoints.
         await buildPool({ name: 'default', endpoints: [], models: [], document: endpointPicker }, { ...ctx, scrape: false }).close();
-        throw new SwitchyardError('CONFIG_INVALID', `${where}: no model servers: give --endpoints, gateway.endpoints or gateway.pools`);
+        throw new SwitchyardError('CONFIG_INVALID', `${where}: no model servers: give --endpoints, gateway.endpoints, gateway.pools or dataLayer.discovery`);
       }
       pools.push(buildPool({ name: 'default', endpoints: endpoints ?? [], models: [], document: endpointPicker }, ctx));
     } else {

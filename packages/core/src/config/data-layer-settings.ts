@@ -4,8 +4,11 @@ import { isDcgmDataSource } from '../plugins/data-layer/dcgm-data-source.js';
 import { isDcgmExtractor } from '../plugins/data-layer/dcgm-extractor.js';
 import { isModelsDataExtractor } from '../plugins/data-layer/models-data-extractor.js';
 import { isModelsDataSource } from '../plugins/data-layer/models-data-source.js';
+import { isEndpointDiscovery } from '../plugins/discovery/endpoint-discovery.js';
 import { isMetricsDataSource, metricsDataSourceParameters, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
 import type { EndpointSpec } from '../endpoints/types.js';
+import type { EndpointPool } from '../endpoints/pool.js';
+import type { DiscoveryTarget } from '../plugins/discovery/endpoint-discovery.js';
 import type { Plugin } from '../scheduling/plugins.js';
 import { DEFAULT_STALENESS, type StalenessSettings } from '../model-metrics/staleness.js';
 import { positiveDurationMs } from '../saturation/params.js';
@@ -69,7 +72,7 @@ export interface DataLayerSettings {
   readonly metricsSources: readonly MetricsScrapeSettings[];
   /** The source to scrape with: the first one, or llm-d's default (`http`, `/metrics`, base tick). */
   readonly scrape: MetricsScrapeSettings;
-  /** `dataLayer.discovery.pluginRef` when set (discovery plugins are the adapters' business). */
+  /** `dataLayer.discovery.pluginRef` when set: an endpoint discovery plugin the adapters start (`startDiscovery`). */
   readonly discovery: string | undefined;
   /** What the picker does with candidates whose metrics are missing or stale. */
   readonly staleness: StalenessSettings;
@@ -142,7 +145,12 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
       metricsSources.push({ ...DEFAULT_SCRAPE, extractors: extractors.map((e) => e.name), mappings });
     }
   }
-  // Discovery plugins (file, k8s) live in adapters; the reference is passed on for them to resolve.
+  // The adapters start the discovery plugin (`startDiscovery`) against their pool; here it only
+  // has to exist and be one, as llm-d's loader checks.
+  if (dl.discovery !== undefined) {
+    const d = lookup(['dataLayer', 'discovery', 'pluginRef'], dl.discovery.pluginRef);
+    if (!isEndpointDiscovery(d)) throw invalid(['dataLayer', 'discovery', 'pluginRef'], `plugin "${d.name}" (type ${d.type}) is not an endpoint discovery plugin`);
+  }
   const staleness = { policy: dl.stalenessPolicy, thresholdMs: dl.metricsStalenessThreshold };
   const interval = dl.crossReplicaSyncInterval;
   if (interval !== undefined && !(interval > 0)) throw invalid(['dataLayer', 'crossReplicaSyncInterval'], `expected a positive duration, got ${String(raw?.['crossReplicaSyncInterval'])}`);
@@ -163,4 +171,17 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
  */
 export function withScrapePort(spec: EndpointSpec, scrape: MetricsScrapeSettings): EndpointSpec {
   return spec.metricsPort === undefined && scrape.port !== undefined ? { ...spec, metricsPort: scrape.port } : spec;
+}
+
+/**
+ * The discovery target an adapter gives `startDiscovery`: its endpoint pool, with the metrics
+ * source's `port` applied as to configured endpoints; failed re-syncs go to `log`.
+ * @internal
+ */
+export function poolDiscoveryTarget(pool: EndpointPool, scrape: MetricsScrapeSettings, log: (line: string) => void): DiscoveryTarget {
+  return {
+    upsert: (spec) => void pool.upsert(withScrapePort(spec, scrape)),
+    remove: (id) => void pool.remove(id),
+    onError: (error) => { log(`endpoint discovery: ${error.message} (keeping the previous endpoints)`); },
+  };
 }

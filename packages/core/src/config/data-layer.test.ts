@@ -93,8 +93,13 @@ describe('dataLayer block', () => {
     expect(() => load(`${HEAD}dataLayer:\n  source: []\n`)).toThrow(/dataLayer/);
   });
 
+  it('rejects a discovery reference to an undefined or non-discovery plugin', () => {
+    expect(() => load(`${HEAD}dataLayer:\n  discovery:\n    pluginRef: file-discovery\n`)).toThrow(/dataLayer\.discovery\.pluginRef: plugin "file-discovery" is not defined/);
+    expect(() => load(`${HEAD}plugins:\n- type: queue-scorer\ndataLayer:\n  discovery:\n    pluginRef: queue-scorer\n`)).toThrow(/dataLayer\.discovery\.pluginRef: .*not an endpoint discovery plugin/);
+  });
+
   it('passes the discovery reference on and keeps the block in the effective config', () => {
-    const c = load(`${HEAD}plugins:\n- type: endpoint-notification-source\ndataLayer:\n  injectDefaults: false\n  discovery:\n    pluginRef: file-discovery\n  sources:\n  - pluginRef: endpoint-notification-source\n`);
+    const c = load(`${HEAD}plugins:\n- type: endpoint-notification-source\n- type: file-discovery\n  parameters:\n    path: endpoints.yaml\ndataLayer:\n  injectDefaults: false\n  discovery:\n    pluginRef: file-discovery\n  sources:\n  - pluginRef: endpoint-notification-source\n`);
     expect(c.dataLayerSettings.discovery).toBe('file-discovery');
     expect(c.dataLayerSettings.metricsSources).toEqual([]);
     expect(load(c.printEffectiveConfig()).dataLayerSettings.discovery).toBe('file-discovery');

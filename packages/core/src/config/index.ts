@@ -8,7 +8,7 @@ export { endpointPickerConfigSchema, pluginSpecSchema, profilePluginSchema, prof
 export type { EndpointPickerConfigDocument, PluginSpec, ProfileDocument } from './schema.js';
 export { defaultScorerWeights, PREFIX_CACHE_SCORER } from './defaults.js';
 export { DEFAULT_PICKER } from './profiles.js';
-export { DATA_LAYER_TICK_MS, dataLayerSchema, withScrapePort } from './data-layer-settings.js';
+export { DATA_LAYER_TICK_MS, dataLayerSchema, withScrapePort, poolDiscoveryTarget } from './data-layer-settings.js';
 export type { DataLayerSettings, MetricsScrapeSettings } from './data-layer-settings.js';
 export { parsePluginParameters, formatNotActedOn } from './not-acted-on.js';
 export type { NotActedOnParameter, ParsedParameters } from './not-acted-on.js';

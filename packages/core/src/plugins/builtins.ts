@@ -55,6 +55,7 @@ import { utilizationFilterPlugin } from './filters/utilization-filter.js';
 import { headerLabelAffinityScorerPlugin } from './scorers/header-label-affinity-scorer.js';
 import { topologyAffinityScorerPlugin } from './scorers/topology-affinity-scorer.js';
 import { headerProfileHandlerPlugin } from './profile-handlers/header-profile-handler.js';
+import { fileDiscoveryPlugin } from './discovery/file-discovery.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -126,5 +127,6 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   headerLabelAffinityScorerPlugin,
   topologyAffinityScorerPlugin,
   headerProfileHandlerPlugin,
+  fileDiscoveryPlugin,
   ...requestParserPlugins,
 ];

@@ -5,6 +5,7 @@ export * from './profile-handlers/index.js';
 export * from './producers/index.js';
 export * from './deciders/index.js';
 export * from './data-layer/index.js';
+export * from './discovery/index.js';
 export * from './admitters/index.js';
 export * from './responders/index.js';
 export * from './request-headers/index.js';
