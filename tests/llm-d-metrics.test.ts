@@ -150,6 +150,8 @@ async function eppExposition(): Promise<MetricFamily[]> {
     await exchange(envoy, chat(false), { contentType: 'application/json', chunks: [JSON_REPLY.slice(0, 40), JSON_REPLY.slice(40)] });
     await exchange(envoy, chat(true), { contentType: 'text/event-stream', chunks: SSE_CHUNKS });
     await exchange(envoy, chat(false, true), { contentType: 'application/json', chunks: [JSON_REPLY] });
+    // The same image again: a hit in the endpoint's encoder cache.
+    await exchange(envoy, chat(false, true), { contentType: 'application/json', chunks: [JSON_REPLY] });
     await exchange(envoy, FAILING, { status: '500', contentType: 'application/json', chunks: ['{"error":"boom"}'] });
     return await scrape(`http://127.0.0.1:${epp.metricsServer?.port ?? 0}/metrics`);
   } finally {
@@ -164,7 +166,7 @@ async function gatewayExposition(): Promise<MetricFamily[]> {
   if (r.kind !== 'running') throw new Error(`switchyard-gateway exited with ${r.code}`);
   try {
     await untilPolled(`${r.url}/metrics`);
-    for (const body of [chat(false), chat(true), chat(false, true), FAILING]) {
+    for (const body of [chat(false), chat(true), chat(false, true), chat(false, true), FAILING]) {
       const res = await fetch(`${r.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await res.arrayBuffer();
     }

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import { attributeKey, type AttributeKey } from '../../scheduling/attributes.js';
 import type { CycleContext, DataProducer, RequestLifecycle, SchedulingResult } from '../../scheduling/plugins.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
+import { EncoderCacheMetrics } from './encoder-cache-metrics.js';
 
 /** Type of llm-d's multimodal encoder-cache producer. @public */
 export const MM_EMBEDDINGS_CACHE_PRODUCER = 'mm-embeddings-cache-producer';
@@ -30,7 +32,18 @@ export function encoderCacheAttribute(producerName: string = MM_EMBEDDINGS_CACHE
   return attributeKey(`MultiModalEncoderCacheMatchInfoKey/${producerName === '' ? MM_EMBEDDINGS_CACHE_PRODUCER : producerName}`);
 }
 
-const MEDIA_TYPES = new Set(['image_url', 'input_image', 'image', 'video_url', 'input_video', 'video', 'input_audio', 'audio_url']);
+/** Content part types that carry a media item, with the item's modality (the metrics' `modality` label). */
+const MEDIA_TYPES: ReadonlyMap<string, string> = new Map([
+  ['image_url', 'image'], ['input_image', 'image'], ['image', 'image'],
+  ['video_url', 'video'], ['input_video', 'video'], ['video', 'video'],
+  ['input_audio', 'audio'], ['audio_url', 'audio'],
+]);
+
+/** One distinct media item of a request: the hash that identifies it, and its modality. */
+interface MediaItem {
+  readonly hash: string;
+  readonly modality: string;
+}
 const ITEM_BYTES = 2 * 1024 * 1024;
 
 /**
@@ -39,18 +52,26 @@ const ITEM_BYTES = 2 * 1024 * 1024;
  * @public
  */
 export function multimodalItems(body: Readonly<Record<string, unknown>> | undefined): string[] {
+  return mediaItems(body).map((i) => i.hash);
+}
+
+/** {@link multimodalItems} with each item's modality. */
+function mediaItems(body: Readonly<Record<string, unknown>> | undefined): MediaItem[] {
   const messages = body?.['messages'] ?? body?.['input'];
   if (!Array.isArray(messages)) return [];
-  const items = new Set<string>();
+  const items = new Map<string, MediaItem>();
   for (const m of messages) {
     const content = (m as { content?: unknown } | null)?.content;
     if (!Array.isArray(content)) continue;
     for (const part of content) {
       const type = (part as { type?: unknown } | null)?.type;
-      if (typeof type === 'string' && MEDIA_TYPES.has(type)) items.add(createHash('sha256').update(JSON.stringify(part)).digest('base64url'));
+      const modality = typeof type === 'string' ? MEDIA_TYPES.get(type) : undefined;
+      if (modality === undefined) continue;
+      const hash = createHash('sha256').update(JSON.stringify(part)).digest('base64url');
+      items.set(hash, { hash, modality });
     }
   }
-  return [...items];
+  return [...items.values()];
 }
 
 /**
@@ -65,7 +86,7 @@ export const mmEmbeddingsCacheProducerParameters = z
   .transform((p) => ({ cacheSizeInMBPerServer: p.cacheSizeInMBPerServer ?? p.cacheSizeInMB ?? 4096 }))
   .prefault({});
 
-const itemsKey = attributeKey<readonly string[]>('mm-embeddings-items');
+const itemsKey = attributeKey<readonly MediaItem[]>('mm-embeddings-items');
 
 class EncoderCacheProducer implements DataProducer, RequestLifecycle {
   readonly type = MM_EMBEDDINGS_CACHE_PRODUCER;
@@ -77,7 +98,10 @@ class EncoderCacheProducer implements DataProducer, RequestLifecycle {
   readonly #capacity: number;
   readonly #onRemoved = (e: Endpoint): void => void this.#caches.delete(e.id);
 
-  constructor(readonly name: string, sizeMb: number, private readonly pool: { on(e: 'removed', f: (e: Endpoint) => void): unknown; off(e: 'removed', f: (e: Endpoint) => void): unknown }) {
+  readonly #metrics: EncoderCacheMetrics | undefined;
+
+  constructor(readonly name: string, sizeMb: number, private readonly pool: { on(e: 'removed', f: (e: Endpoint) => void): unknown; off(e: 'removed', f: (e: Endpoint) => void): unknown }, registry: Registry | undefined) {
+    this.#metrics = registry === undefined ? undefined : new EncoderCacheMetrics(registry, MM_EMBEDDINGS_CACHE_PRODUCER, name);
     this.#key = encoderCacheAttribute(name);
     this.produces = [this.#key.name];
     this.#capacity = Math.max(1, Math.floor(((sizeMb > 0 ? sizeMb : 4096) * 1024 * 1024) / ITEM_BYTES));
@@ -85,13 +109,23 @@ class EncoderCacheProducer implements DataProducer, RequestLifecycle {
   }
 
   produce(_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): void {
-    const items = multimodalItems(request.request.body);
+    const items = mediaItems(request.request.body);
     if (items.length === 0) return;
     request.attributes.set(itemsKey, items);
     const out = new Map<string, EncoderCacheMatch>();
+    const metrics = this.#metrics;
     for (const e of endpoints) {
       const cache = this.#caches.get(e.id);
-      out.set(e.id, { matched: cache === undefined ? 0 : items.filter((i) => cache.has(i)).length, total: items.length });
+      let matched = 0;
+      for (const item of items) {
+        const hit = cache?.has(item.hash) === true;
+        if (hit) matched++;
+        if (metrics === undefined) continue;
+        metrics.queried(item.modality);
+        if (hit) metrics.hit(e.id, item.modality);
+      }
+      metrics?.candidate(matched, items.length);
+      out.set(e.id, { matched, total: items.length });
     }
     request.attributes.set(this.#key, out);
   }
@@ -105,9 +139,9 @@ class EncoderCacheProducer implements DataProducer, RequestLifecycle {
       cache = new Map<string, true>();
       this.#caches.set(target.id, cache);
     }
-    for (const item of items) {
-      cache.delete(item);
-      cache.set(item, true);
+    for (const { hash } of items) {
+      cache.delete(hash);
+      cache.set(hash, true);
       if (cache.size > this.#capacity) cache.delete(cache.keys().next().value as string);
     }
   }
@@ -130,5 +164,5 @@ export const mmEmbeddingsCacheProducerPlugin = definePlugin({
   parameters: mmEmbeddingsCacheProducerParameters,
   produces: [encoderCacheAttribute().name],
   defaultProducerFor: [encoderCacheAttribute().name],
-  create: (p, ctx) => new EncoderCacheProducer(ctx.name, p.cacheSizeInMBPerServer, ctx.pool),
+  create: (p, ctx) => new EncoderCacheProducer(ctx.name, p.cacheSizeInMBPerServer, ctx.pool, ctx.metrics),
 });

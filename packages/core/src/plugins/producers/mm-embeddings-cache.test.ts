@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Registry } from 'prom-client';
 import { EndpointPicker, EndpointPool, ManualClock, createDefaultRegistry, loadConfig, multimodalItems, parseRequest } from '@switchyard/core';
 
 const doc = `
@@ -51,5 +52,28 @@ describe('mm-embeddings-cache-producer + scorer', () => {
     expect(info.get(holder)?.matched).toBe(0);
     later.complete({ kind: 'success' });
     pool.remove(holder);
+  });
+
+  it("records llm-d's encoder_cache families per candidate lookup, by modality and pod", async () => {
+    const clock = new ManualClock();
+    const pool = new EndpointPool();
+    for (const id of ['a', 'b']) pool.add({ id, address: `10.0.0.${id.charCodeAt(0) - 96}:8000` });
+    const metrics = new Registry();
+    const config = loadConfig(doc, { registry: createDefaultRegistry(), pool, clock, metrics });
+    const picker = new EndpointPicker({ pool, clock, config, random: () => 0.99, staleness: { policy: 'ignore' } });
+    const first = await picker.pick(chat('cat.png', 'dog.png'));
+    first.complete({ kind: 'success' });
+    const again = await picker.pick(chat('cat.png', 'bird.png'));
+    again.complete({ kind: 'success' });
+    const text = await metrics.metrics();
+    const labels = 'plugin_type="mm-embeddings-cache-producer",plugin_name="mm-embeddings-cache-producer"';
+    // Two requests × two candidates × two images.
+    expect(text).toContain(`\nllm_d_epp_encoder_cache_queries_total{${labels},modality="image"} 8\n`);
+    // Only cat.png on the first request's endpoint hit.
+    expect(text).toContain(`\nllm_d_epp_encoder_cache_hits_total{${labels},pod="${first.primary.id}",modality="image"} 1\n`);
+    expect(text.match(/^llm_d_epp_encoder_cache_hits_total\{/gm)).toHaveLength(1);
+    // Four candidate lookups: three of 0/2, one of 1/2.
+    expect(text).toContain(`\nllm_d_epp_encoder_cache_hit_ratio_count{${labels}} 4\n`);
+    expect(text).toContain(`\nllm_d_epp_encoder_cache_hit_ratio_sum{${labels}} 0.5\n`);
   });
 });
