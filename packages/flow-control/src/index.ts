@@ -38,7 +38,7 @@ export {
   FlowControlMetrics, QUEUE_OUTCOMES, SeriesHistogram, SeriesHistogramChild, jainsIndex,
 } from './metrics/index.js';
 export type {
-  FlowControlMetricsOptions, FlowControlMetricsSource, QueueOutcome, OutcomeSeriesCache,
+  FlowControlMetricsOptions, FlowControlMetricsSource, QueueOutcome, EnqueueOutcome, OutcomeSeriesCache,
   SeriesHistogramOptions,
 } from './metrics/index.js';
 

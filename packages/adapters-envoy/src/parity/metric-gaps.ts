@@ -17,7 +17,6 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
 const TWINS: Readonly<Record<string, string>> = {
   inference_extension_model_rewrite_decisions_total: 'deprecated twin of llm_d_epp_model_rewrite_decisions_total, which is not recorded yet',
   inference_extension_flow_control_request_queue_duration_seconds: 'deprecated twin, emitted; lacks the model labels as its current family does (see llm_d_epp_flow_control_request_queue_duration_seconds)',
-  inference_extension_flow_control_request_enqueue_duration_seconds: 'deprecated twin of llm_d_epp_flow_control_request_enqueue_duration_seconds, which is not recorded yet',
   inference_extension_flow_control_queue_size: 'deprecated twin, emitted; lacks the model labels as its current family does',
   inference_extension_flow_control_queue_bytes: 'deprecated twin, emitted; lacks the model labels as its current family does',
   llm_d_inference_scheduler_disagg_decision_total: 'deprecated twin: needs the model_name label, which llm_d_epp_disagg_decision_total does not carry yet',
@@ -51,9 +50,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_flow_control_request_queue_duration_seconds: QUEUE_MODELS,
   llm_d_epp_flow_control_queue_size: QUEUE_MODELS,
   llm_d_epp_flow_control_queue_bytes: QUEUE_MODELS,
-  llm_d_epp_flow_control_request_enqueue_duration_seconds: FLOW,
-  llm_d_epp_flow_control_global_capacity_utilization_requests: FLOW,
-  llm_d_epp_flow_control_global_capacity_utilization_bytes: FLOW,
   llm_d_epp_flow_control_reclaim_target: FLOW,
   llm_d_epp_flow_control_pending_reclaim: FLOW,
   llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,

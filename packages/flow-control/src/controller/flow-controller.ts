@@ -12,7 +12,7 @@ import {
 import { EventEmitter } from 'eventemitter3';
 import { parseFlowControlConfig } from '../config/parse.js';
 import type { FlowControlConfig } from '../config/types.js';
-import { FlowControlMetrics, type QueueOutcome } from '../metrics/flow-metrics.js';
+import { FlowControlMetrics, type EnqueueOutcome, type QueueOutcome } from '../metrics/flow-metrics.js';
 import { formatDuration } from '../units/duration.js';
 import { makeRoomFairly } from './admission-shares.js';
 import { Dispatcher } from './dispatcher.js';
@@ -98,7 +98,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     });
     const m = options.metrics;
     this.metrics = m === false ? undefined : m instanceof FlowControlMetrics ? m : new FlowControlMetrics(m);
-    this.metrics?.bind(metricsSource(this.#queues.table, () => this.saturationByStage()));
+    this.metrics?.bind(metricsSource(this.#queues.table, () => this.saturationByStage(), this.config));
     this.#evictor = this.config.enableEviction ? createEvictor(this.config, this.#clock, this.metrics, this) : undefined;
     this.#pool.on('metrics', this.#onPoolMetrics).on('updated', this.#onPoolMetrics).on('added', this.#onPoolChange).on('removed', this.#onPoolChange);
   }
@@ -111,15 +111,19 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
    * 503 `REJECTED_SHUTTING_DOWN`. The grant must be released exactly once.
    */
   admit(request: SchedulingRequest, options: AdmitOptions = {}): Promise<AdmissionGrant> {
+    const start = this.#clock.now();
     if (this.#closing !== undefined) {
-      return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_SHUTTING_DOWN', 'flow controller is shutting down'));
+      return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_SHUTTING_DOWN', 'flow controller is shutting down'), start);
     }
     const signal = options.signal;
     if (signal?.aborted === true) {
-      return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request was cancelled before admission'));
+      return this.#refuse(request, undefined, 'RejectedOther', new SwitchyardError('REJECTED_CONTEXT_CANCELLED', 'request was cancelled before admission'), start);
     }
     const item = this.#item(request, options);
-    if (this.#passThrough(item)) return Promise.resolve(item);
+    if (this.#passThrough(item)) {
+      this.#handedOff(item.flow, 'Dispatched', start);
+      return Promise.resolve(item);
+    }
 
     const table = this.#queues.table;
     const band = item.flow.band;
@@ -128,14 +132,15 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     if (verdict !== 'ok') {
       const where = verdict === 'band' ? `band ${band.priority} (maxRequests ${band.settings.maxRequests}, maxBytes ${band.settings.maxBytes})` : 'the global limits';
       return this.#pool.size === 0
-        ? this.#refuse(request, item.flow, 'RejectedNoEndpoints', new SwitchyardError('REJECTED_NO_ENDPOINTS', `no endpoints available and the queue of ${where} is full`))
-        : this.#refuse(request, item.flow, 'RejectedCapacity', new SwitchyardError('REJECTED_SATURATED', `flow control queue full: ${where}`));
+        ? this.#refuse(request, item.flow, 'RejectedNoEndpoints', new SwitchyardError('REJECTED_NO_ENDPOINTS', `no endpoints available and the queue of ${where} is full`), start)
+        : this.#refuse(request, item.flow, 'RejectedCapacity', new SwitchyardError('REJECTED_SATURATED', `flow control queue full: ${where}`), start);
     }
     const promise = new Promise<AdmissionGrant>((resolve) => {
       item.resolve = resolve;
     });
     this.#queues.enqueue(item);
     if (signal !== undefined) this.#queues.watch(item, signal);
+    this.#handedOff(item.flow, 'NotYetFinalized', start);
     this.emit('enqueued', item);
     this.#dispatcher.pass();
     return promise;
@@ -149,8 +154,19 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
   admitNow(request: SchedulingRequest): AdmissionGrant | undefined {
     // Checked before building the item, which would otherwise be thrown away whenever anything waits.
     if (this.#closing !== undefined || !this.#nothingWaits()) return undefined;
+    const start = this.#clock.now();
     const item = this.#item(request, {});
-    return this.#passThrough(item) ? item : undefined;
+    if (!this.#passThrough(item)) return undefined;
+    this.#handedOff(item.flow, 'Dispatched', start);
+    return item;
+  }
+
+  /** `request_enqueue_duration_seconds`: admission started at `start` and ended in the queue or with `outcome` at once. */
+  #handedOff(flow: Flow | undefined, outcome: EnqueueOutcome, start: number, request?: SchedulingRequest): void {
+    const m = this.metrics;
+    if (m === undefined) return;
+    const fairnessId = flow?.fairnessId ?? (request === undefined || request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId);
+    m.enqueued(flow?.enqueueCache ?? [], fairnessId, flow?.priority ?? request?.priority ?? 0, outcome, (this.#clock.now() - start) / 1000);
   }
 
   /** True when no request is queued and no dispatch pass is running: a new one overtakes no one. */
@@ -291,8 +307,9 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.emit('displaced', victim, this.#waited(victim, this.#clock.now()), error);
   };
 
-  #refuse(request: SchedulingRequest, flow: Flow | undefined, outcome: QueueOutcome, error: SwitchyardError): Promise<AdmissionGrant> {
+  #refuse(request: SchedulingRequest, flow: Flow | undefined, outcome: QueueOutcome, error: SwitchyardError, start: number): Promise<AdmissionGrant> {
     this.metrics?.outcome(flow?.metricCache ?? [], request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0);
+    this.#handedOff(flow, outcome, start, request);
     this.emit('rejected', request, outcome, error);
     this.emit('outcome', request, outcome, 0);
     return Promise.reject(error);

@@ -21,6 +21,8 @@ export class Flow implements FlowView, IdleNode {
   /** Tokens dispatched since the fairness index was last read. */
   served = 0;
   metricCache: OutcomeSeriesCache = [];
+  /** Series of `request_enqueue_duration_seconds`, by how this flow's requests were handed to the queue. */
+  enqueueCache: OutcomeSeriesCache = [];
   removed = false;
   idleSince = 0;
   idlePrev: IdleNode | undefined = undefined;

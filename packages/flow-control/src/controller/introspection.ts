@@ -98,8 +98,9 @@ export function bandFairness(band: Band): number {
 }
 
 /** Adapts a controller's band table to the scrape-time metrics interface. */
-export function metricsSource(table: BandTable, stages: () => PoolSaturation): FlowControlMetricsSource {
+export function metricsSource(table: BandTable, stages: () => PoolSaturation, limits: { readonly maxRequests: number; readonly maxBytes: number }): FlowControlMetricsSource {
   return {
+    globalCapacity: () => ({ requests: table.totalRequests, maxRequests: limits.maxRequests, bytes: table.totalBytes, maxBytes: limits.maxBytes }),
     forEachFlow(fn) {
       for (const b of table.bands) for (const f of b.flows.values()) fn(f.fairnessId, b.priority, f.size, f.bytes);
     },

@@ -44,6 +44,24 @@ describe('flow-control metrics', () => {
     expect(await q('requests_total', { outcome: 'EvictedTTL', priority: '0' })).toBe(4);
   });
 
+  it('global capacity utilization (only for configured limits) and enqueue duration by hand-off outcome', async () => {
+    const { fc } = harness(1, { metrics: { poolName: 'qwen' }, config: { maxRequests: 4 } });
+    const registry = fc.metrics!.registry;
+    // The harness' pool takes one request at a time: the first passes straight through, four queue, the sixth is refused.
+    for (let i = 0; i < 6; i++) track(fc, request({ fairnessId: 'tenant-a' }));
+    await settle();
+    const q = (name: string, labels: Record<string, string>): Promise<number> => sample(registry, `llm_d_epp_flow_control_${name}`, labels);
+    expect(await q('global_capacity_utilization_requests', { inference_pool: 'qwen' })).toBe(1);
+    const text = await registry.metrics();
+    // No global maxBytes: llm-d leaves the bytes gauge out.
+    expect(text).not.toMatch(/^llm_d_epp_flow_control_global_capacity_utilization_bytes\{/m);
+    const handed = (outcome: string): Promise<number> => q('request_enqueue_duration_seconds_count', { fairness_id: 'tenant-a', priority: '0', outcome });
+    expect(await handed('Dispatched')).toBe(1);
+    expect(await handed('NotYetFinalized')).toBe(4);
+    expect(await handed('RejectedCapacity')).toBe(1);
+    expect(await sample(registry, 'inference_extension_flow_control_request_enqueue_duration_seconds_count', { fairness_id: 'tenant-a', priority: '0', outcome: 'NotYetFinalized' })).toBe(4);
+  });
+
   it('reports saturation per stage', async () => {
     const p = pool(0);
     p.add({ address: '10.9.2.1:8000', labels: { [ROLE_LABEL]: 'prefill' } });

@@ -36,6 +36,17 @@ export type OutcomeSeriesCache = (SeriesHistogramChild | undefined)[];
 const OUTCOME_INDEX: Readonly<Record<QueueOutcome, number>> = Object.fromEntries(QUEUE_OUTCOMES.map((o, i) => [o, i])) as Record<QueueOutcome, number>;
 
 /**
+ * How a request was handed to the queue (`request_enqueue_duration_seconds`' `outcome` label, as
+ * llm-d): `NotYetFinalized` when it was queued, else the final outcome it got at once (`Dispatched`
+ * when it passed straight through, a rejection when it was refused).
+ * @public
+ */
+export type EnqueueOutcome = QueueOutcome | 'NotYetFinalized';
+
+/** Slot of `NotYetFinalized` in an enqueue-series cache (after the final outcomes). */
+const NOT_YET_FINALIZED = QUEUE_OUTCOMES.length;
+
+/**
  * What the metrics read from a controller at scrape time (gauges are computed on demand, so the
  * hot path never touches them).
  * @public
@@ -49,6 +60,8 @@ export interface FlowControlMetricsSource {
   takeFairnessIndexes(): ReadonlyMap<number, number>;
   /** Current saturation per stage. */
   stageSaturation(): PoolSaturation;
+  /** Queued totals against the global limits (a limit of 0 is not configured). */
+  globalCapacity?(): { readonly requests: number; readonly maxRequests: number; readonly bytes: number; readonly maxBytes: number };
 }
 
 /**
@@ -98,6 +111,7 @@ export class FlowControlMetrics {
   readonly #pool: string;
   readonly #queueDuration: SeriesHistogram;
   readonly #cycle: SeriesHistogramChild;
+  readonly #enqueueDuration: SeriesHistogram;
   readonly #revIssued: Counter<'priority' | 'inference_pool'>;
   readonly #revocations: Counter<'outcome' | 'inference_pool'>;
   #source: FlowControlMetricsSource | undefined;
@@ -136,6 +150,13 @@ export class FlowControlMetrics {
       registers,
     });
     this.#cycle = cycle.series({});
+    this.#enqueueDuration = new SeriesHistogram({
+      name: `${P}request_enqueue_duration_seconds`,
+      help: 'Time to hand a request to the flow-control queue, by how it was handed (NotYetFinalized: queued; else its immediate final outcome).',
+      labelNames: ['fairness_id', 'priority', 'outcome'],
+      buckets: options.dispatchCycleBuckets ?? [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1],
+      registers,
+    });
     this.#revIssued = new Counter({
       name: `${P}revocations_issued_total`,
       help: 'Dispatched requests revoked by in-flight eviction, by the priority of the band they were revoked for.',
@@ -191,6 +212,7 @@ export class FlowControlMetrics {
     const twins = [
       [queueDuration, sameLabels('fairness_id', 'priority', 'outcome', 'inference_pool')],
       [cycle, []],
+      [this.#enqueueDuration, sameLabels('fairness_id', 'priority', 'outcome')],
       [queueSize, flowLabels],
       [queueBytes, flowLabels],
       [saturation, sameLabels('inference_pool', 'stage')],
@@ -215,6 +237,23 @@ export class FlowControlMetrics {
     };
     utilization('capacity_utilization_requests', 'Queued requests of a band over its maxRequests.', (r, mr) => r / mr);
     utilization('capacity_utilization_bytes', 'Queued bytes of a band over its maxBytes.', (_r, _mr, b, mb) => b / mb);
+    // Only when the global limit is configured, as llm-d.
+    const global = (name: string, help: string, pick: (g: ReturnType<NonNullable<FlowControlMetricsSource['globalCapacity']>>) => number | undefined): void => {
+      new Gauge({
+        name: `${P}${name}`,
+        help,
+        labelNames: ['inference_pool'],
+        registers,
+        collect() {
+          this.reset();
+          const g = source()?.globalCapacity?.();
+          const v = g === undefined ? undefined : pick(g);
+          if (v !== undefined) this.set({ inference_pool: pool }, v);
+        },
+      });
+    };
+    global('global_capacity_utilization_requests', 'Queued requests over the global maxRequests (only when it is set).', (g) => (g.maxRequests > 0 ? g.requests / g.maxRequests : undefined));
+    global('global_capacity_utilization_bytes', 'Queued bytes over the global maxBytes (only when it is set).', (g) => (g.maxBytes > 0 ? g.bytes / g.maxBytes : undefined));
     new Gauge({
       name: `${P}jains_fairness_index`,
       help: "Jain's fairness index of dispatched tokens across the flows of a band since the previous scrape.",
@@ -241,6 +280,20 @@ export class FlowControlMetrics {
       cache[i] = series;
     }
     series.observe(waitSeconds);
+  }
+
+  /**
+   * Records how long handing a request to the queue took and how it went; `cache` is the flow's
+   * enqueue-series cache (an empty array for a request refused before it had a flow).
+   */
+  enqueued(cache: OutcomeSeriesCache, fairnessId: string, priority: number, outcome: EnqueueOutcome, seconds: number): void {
+    const i = outcome === 'NotYetFinalized' ? NOT_YET_FINALIZED : OUTCOME_INDEX[outcome];
+    let series = cache[i];
+    if (series === undefined) {
+      series = this.#enqueueDuration.series({ fairness_id: fairnessId, priority: String(priority), outcome });
+      cache[i] = series;
+    }
+    series.observe(seconds);
   }
 
   /** Records one dispatch pass. */
