@@ -27,6 +27,7 @@ export type {
   EppServerStats,
   EppTlsOptions,
   EppKeepaliveOptions,
+  EppTransport,
   ServingStatusValue,
   HealthStateEvents,
 } from './grpc/index.js';

@@ -23,6 +23,12 @@ describe('parseEppArgs', () => {
     expect(() => parseEppArgs(['--grpc-health-port', 'x'])).toThrow(/--grpc-health-port/);
   });
 
+  it('reads --transport (grpc-js or http2; absent: the library default)', () => {
+    expect(parseEppArgs(['--transport', 'http2']).transport).toBe('http2');
+    expect(parseEppArgs(['--transport', 'grpc-js']).transport).toBe('grpc-js');
+    expect(parseEppArgs([]).transport).toBeUndefined();
+  });
+
   it('reads --profile', () => {
     expect(parseEppArgs(['--profile', 'switchyard']).profile).toBe('switchyard');
     expect(parseEppArgs(['--profile', 'llm-d']).profile).toBe('llm-d');
@@ -31,6 +37,7 @@ describe('parseEppArgs', () => {
 
   it.each([
     [['--grpc-port', '70000'], /--grpc-port/],
+    [['--transport', 'quic'], /--transport: expected grpc-js or http2, got "quic"/],
     [['--tls-cert', 'c.pem'], /--tls-key/],
     [['--endpoints', 'a:1', '--endpoints-file', 'f'], /one or the other/],
     [['--trust-headers', 'maybe'], /--trust-headers: expected true or false/],

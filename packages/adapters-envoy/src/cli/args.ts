@@ -5,6 +5,7 @@ import { LLMD_FLAGS_USAGE, takeLlmdFlags, type LlmdFlags } from './llm-d-flags.j
 import { kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagValues, type KubernetesCliValues } from '@switchyard/kubernetes';
 import { EPP_SHARED_STATE_FLAGS, EPP_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 import { EPP_DEFAULTS } from '../epp/defaults.js';
+import type { EppTransport } from '../grpc/options.js';
 
 /**
  * Parsed command line of `switchyard-epp`.
@@ -29,6 +30,8 @@ export interface EppCliArgs {
   readonly grpcHealthPort: number | undefined;
   /** Prometheus `/metrics` port. */
   readonly metricsPort: number;
+  /** gRPC transport (`--transport`); undefined = `startEpp`'s default. */
+  readonly transport: EppTransport | undefined;
   /** TLS certificate file (PEM), with `tlsKey`. */
   readonly tlsCert: string | undefined;
   /** TLS private key file (PEM), with `tlsCert`. */
@@ -68,7 +71,7 @@ export interface EppCliArgs {
 export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,... | --endpoints-file FILE]
                       [--resources FILE]
                       [--grpc-port 9002] [--grpc-health-port 9003] [--metrics-port 9090] [--host ADDR]
-                      [--tls-cert FILE --tls-key FILE] [--scrape-interval-ms 50]
+                      [--tls-cert FILE --tls-key FILE] [--transport grpc-js|http2] [--scrape-interval-ms 50]
                       [--max-body-bytes N] [--trust-classification-headers true|false] [--console] [--decision-trace-header]
                       [--log-level info] [--log-format auto|json|pretty] [--otel]
                       [--redis-url redis://host:6379]
@@ -90,6 +93,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --host ADDR               bind address of both ports (default 0.0.0.0)
   --tls-cert FILE           serve gRPC over TLS with this PEM certificate (needs --tls-key)
   --tls-key FILE            PEM private key of --tls-cert
+  --transport T             who speaks gRPC on both ports: grpc-js (default, @grpc/grpc-js) or
+                            http2 (gRPC framed on node:http2, no gRPC library; docs/envoy.md)
   --scrape-interval-ms N    model-server /metrics poll interval (default: the config's
                             metrics-data-source interval, else 50; minimum 50)
   --max-body-bytes N        largest request body accepted (default 16 MiB)
@@ -153,6 +158,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'metrics-port': { type: 'string' },
         'tls-cert': { type: 'string' },
         'tls-key': { type: 'string' },
+        transport: { type: 'string' },
         'scrape-interval-ms': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'trust-classification-headers': { type: 'string' },
@@ -185,6 +191,8 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') throw new SwitchyardError('CONFIG_INVALID', `--log-format: expected auto, json or pretty, got "${logFormat}"`);
   const profile = values.profile;
   if (profile !== undefined && !(ROUTING_PROFILES as readonly string[]).includes(profile)) throw new SwitchyardError('CONFIG_INVALID', `--profile: expected ${ROUTING_PROFILES.join(' or ')}, got "${profile}"`);
+  const transport = values.transport;
+  if (transport !== undefined && transport !== 'grpc-js' && transport !== 'http2') throw new SwitchyardError('CONFIG_INVALID', `--transport: expected grpc-js or http2, got "${transport}"`, { field: '--transport' });
   if (llmd.configText !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--config-text and --config/--config-file: give one or the other');
   if (profile !== undefined && values.config !== undefined) throw new SwitchyardError('CONFIG_INVALID', '--profile and --config: give one or the other (a config file carries its own profiles)');
   return {
@@ -199,6 +207,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     // llm-d's layout (9002 + 9003) by default; a chosen gRPC port (tests use 0) gets no second port unless asked.
     grpcHealthPort: values['grpc-health-port'] === undefined && values['grpc-port'] !== undefined ? undefined : port('--grpc-health-port', values['grpc-health-port'], EPP_CLI_DEFAULTS.grpcHealthPort),
     metricsPort: port('--metrics-port', values['metrics-port'], EPP_DEFAULTS.metricsPort === false ? 0 : EPP_DEFAULTS.metricsPort),
+    transport,
     tlsCert: values['tls-cert'],
     tlsKey: values['tls-key'],
     scrapeIntervalMs: positive('--scrape-interval-ms', values['scrape-interval-ms'], 50),

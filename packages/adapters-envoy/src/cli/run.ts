@@ -57,6 +57,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     grpcPort: args.grpcPort,
     grpcHealthPort: args.grpcHealthPort,
     metricsPort: args.metricsPort,
+    ...(args.transport === undefined ? {} : { transport: args.transport }),
     tls: args.tlsCert === undefined || args.tlsKey === undefined ? undefined : { cert: await readFile(args.tlsCert), key: await readFile(args.tlsKey) },
     scrapeIntervalMs: args.scrapeIntervalMs,
     maxBodyBytes: args.maxBodyBytes,

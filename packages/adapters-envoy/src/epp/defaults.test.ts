@@ -52,6 +52,8 @@ describe('EPP option defaults', () => {
   it('names server and stream options under their scope', () => {
     expect(errorOf(() => resolveEppServerOptions({ scheduler, port: -1 })).field).toBe('eppServer.port');
     expect(errorOf(() => resolveEppServerOptions({ scheduler, codec: 'json' as 'builtin' })).field).toBe('eppServer.codec');
+    expect(errorOf(() => resolveEppServerOptions({ scheduler, transport: 'quic' as 'http2' })).field).toBe('eppServer.transport');
+    expect(errorOf(() => resolveEppOptions({ endpoints: [], transport: 'quic' as 'http2' })).field).toBe('epp.transport');
     expect(errorOf(() => resolveEppServerOptions({ scheduler, keepalive: { timeoutMs: 0 } })).field).toBe('eppServer.keepalive.timeoutMs');
     expect(errorOf(() => resolveExtProcStreamOptions({ scheduler, chunkBytes: 0 })).message).toBe('extProc.chunkBytes: must be an integer ≥ 1, got 0');
   });

@@ -3,6 +3,7 @@ import { EPP_SERVER_DEFAULTS, portRule } from '../grpc/server-defaults.js';
 import { EXT_PROC_STREAM_DEFAULTS } from '../stream/defaults.js';
 import { trustSwitch } from '../stream/trust-alias.js';
 import type { EppOptions } from './start-epp.js';
+import type { EppTransport } from '../grpc/options.js';
 
 /**
  * The defaults of {@link EppOptions}: the type of {@link EPP_DEFAULTS}.
@@ -23,6 +24,8 @@ export interface EppDefaults {
   readonly emitEndpointScores: boolean;
   /** Initial readiness of the gRPC health service. */
   readonly ready: boolean;
+  /** Who speaks gRPC on the ports. */
+  readonly transport: EppTransport;
 }
 
 /**
@@ -45,6 +48,7 @@ export const EPP_DEFAULTS: EppDefaults = Object.freeze({
   trustClassificationHeaders: EXT_PROC_STREAM_DEFAULTS.trustClassificationHeaders,
   emitEndpointScores: EXT_PROC_STREAM_DEFAULTS.emitEndpointScores,
   ready: true,
+  transport: EPP_SERVER_DEFAULTS.transport,
 });
 
 const portOrFalse: OptionRule<number | false> = (value, field) => (value === false ? false : portRule(value, field));
@@ -57,6 +61,7 @@ const RULES: OptionRules<EppDefaults> = {
   trustClassificationHeaders: optionRules.boolean,
   emitEndpointScores: optionRules.boolean,
   ready: optionRules.boolean,
+  transport: optionRules.oneOf(['grpc-js', 'http2'] as const),
 };
 
 /**

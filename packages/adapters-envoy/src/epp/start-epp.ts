@@ -4,7 +4,7 @@ import { FlowController, flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
 import { Registry } from 'prom-client';
 import { HealthState } from '../grpc/health.js';
-import type { EppServer, EppTlsOptions } from '../grpc/options.js';
+import type { EppServer, EppTlsOptions, EppTransport } from '../grpc/options.js';
 import { startEppServer } from '../grpc/server.js';
 import { eppConsole } from './console.js';
 import { eppSharedState } from './shared-state.js';
@@ -47,6 +47,12 @@ export interface EppOptions {
   readonly metricsPort?: number | false | undefined;
   /** TLS for the gRPC port. */
   readonly tls?: EppTlsOptions | undefined;
+  /**
+   * Who speaks gRPC: `grpc-js` (`@grpc/grpc-js`) or `http2` (gRPC on `node:http2`, no gRPC
+   * library); see `startEppServer`'s `transport`.
+   * @defaultValue 'grpc-js'
+   */
+  readonly transport?: EppTransport | undefined;
   /**
    * Model-server metrics poll interval in ms, or false to not scrape (metrics pushed with
    * `pool.setMetrics`). Without it: the config's `metrics-data-source` interval, else 50.
@@ -242,6 +248,7 @@ export async function startEpp(input: EppOptions): Promise<RunningEpp> {
       port: options.grpcPort,
       healthPort: options.grpcHealthPort,
       tls: options.tls,
+      transport: options.transport,
       health,
       maxBodyBytes: options.maxBodyBytes,
       parsers: config.parsers,
@@ -278,7 +285,7 @@ export async function startEpp(input: EppOptions): Promise<RunningEpp> {
   // Background sync from now on; a pick never waits for it.
   sharedState?.start();
   const effective = {
-    grpc: { host, port: server.port, tls: options.tls !== undefined, ...(server.healthPort === undefined ? {} : { healthPort: server.healthPort }) },
+    grpc: { host, port: server.port, transport: server.transport, tls: options.tls !== undefined, ...(server.healthPort === undefined ? {} : { healthPort: server.healthPort }) },
     metrics: metricsServer === undefined ? false : { host, port: metricsServer.port, path: '/metrics' },
     console: metricsServer !== undefined && ops !== undefined,
     endpoints: pool.list().map((e) => e.address),

@@ -9,6 +9,7 @@ import { EndpointPicker, EndpointPool, ManualClock, seededRandom } from '@switch
 import { startEppServer } from '@switchyard/envoy';
 import { createFlowController } from '@switchyard/flow-control';
 import { describe, expect, it } from 'vitest';
+import { TRANSPORTS } from '../test-support/transports.js';
 import { EnvoyEmulator, type EmulatedStream } from '../test-support/envoy-client.js';
 import { reqBody, reqHeaders, respBody, respHeaders } from '../test-support/wire-helpers.js';
 
@@ -17,7 +18,7 @@ const STREAMS = 200;
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-describe('200 concurrent streams with random cancels', () => {
+describe.each(TRANSPORTS)('200 concurrent streams with random cancels, %s transport', (transport) => {
   it('leaks nothing', async () => {
     const clock = new ManualClock();
     const pool = new EndpointPool();
@@ -33,7 +34,7 @@ describe('200 concurrent streams with random cancels', () => {
     setLoad(50); // saturated: everything queues in flow control
     const flow = createFlowController({ pool, clock, metrics: false });
     const picker = new EndpointPicker({ pool, clock, admission: flow });
-    const server = await startEppServer({ scheduler: picker, pool, host: '127.0.0.1', port: 0 });
+    const server = await startEppServer({ transport, scheduler: picker, pool, host: '127.0.0.1', port: 0 });
     const envoy = new EnvoyEmulator(server.port);
     const random = seededRandom(42);
     try {

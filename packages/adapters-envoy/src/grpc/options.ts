@@ -14,6 +14,12 @@ export interface EppTlsOptions {
 }
 
 /**
+ * The gRPC server implementation of {@link startEppServer}.
+ * @public
+ */
+export type EppTransport = 'grpc-js' | 'http2';
+
+/**
  * HTTP/2 keepalive pings from the server, which detect dead proxy connections.
  * @public
  */
@@ -72,6 +78,13 @@ export interface EppServerOptions extends ExtProcStreamOptions {
    * @defaultValue 'builtin'
    */
   readonly codec?: 'builtin' | 'proto-loader' | undefined;
+  /**
+   * Who speaks gRPC: `grpc-js` (`@grpc/grpc-js`, an optional peer) or `http2` (gRPC framed
+   * directly on `node:http2`: no gRPC library on the request path, cheaper per decision;
+   * docs/benchmarks.md). Both pass the same protocol tests.
+   * @defaultValue 'grpc-js'
+   */
+  readonly transport?: EppTransport | undefined;
   /** Directory of the .proto files for the `proto-loader` codec; defaults to the package's own `proto/`. */
   readonly protoDir?: string | undefined;
   /** Runs after the gRPC server has stopped (close the flow controller, stop scraping...). */
@@ -110,6 +123,8 @@ export interface EppServer {
   readonly healthPort: number | undefined;
   /** Health reported by `grpc.health.v1.Health`. */
   readonly health: HealthState;
+  /** The transport serving the ports. */
+  readonly transport: EppTransport;
   /** Current counters. */
   stats(): EppServerStats;
   /**

@@ -1,6 +1,6 @@
 import { optionRules, resolveOptions, type OptionRules } from '@switchyard/core';
 import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from '../stream/defaults.js';
-import type { EppKeepaliveOptions, EppServerOptions } from './options.js';
+import type { EppKeepaliveOptions, EppServerOptions, EppTransport } from './options.js';
 
 /**
  * The defaults of {@link EppServerOptions} beyond the stream's: the type of {@link EPP_SERVER_DEFAULTS}.
@@ -15,6 +15,8 @@ export interface EppServerDefaults {
   readonly shutdownGraceMs: number;
   /** Message codec. */
   readonly codec: 'builtin' | 'proto-loader';
+  /** Who speaks gRPC. */
+  readonly transport: EppTransport;
   /** HTTP/2 keepalive pings. */
   readonly keepalive: { readonly [K in keyof EppKeepaliveOptions]-?: number };
 }
@@ -35,6 +37,7 @@ export const EPP_SERVER_DEFAULTS: EppServerDefaults = Object.freeze({
   port: 9002,
   shutdownGraceMs: 30_000,
   codec: 'builtin' as const,
+  transport: 'grpc-js' as const,
   keepalive: Object.freeze({ timeMs: 30_000, timeoutMs: 10_000 }),
 });
 
@@ -46,6 +49,7 @@ const RULES: OptionRules<EppServerDefaults> = {
   port: portRule,
   shutdownGraceMs: optionRules.nonNegativeNumber,
   codec: optionRules.oneOf(['builtin', 'proto-loader'] as const),
+  transport: optionRules.oneOf(['grpc-js', 'http2'] as const),
   keepalive: optionRules.nested(EPP_SERVER_DEFAULTS.keepalive, { timeMs: optionRules.positiveNumber, timeoutMs: optionRules.positiveNumber }),
 };
 

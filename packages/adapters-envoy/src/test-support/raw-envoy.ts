@@ -4,55 +4,17 @@
  * Not exported from the package.
  */
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { GrpcMessageDecoder, encodeGrpcMessage } from '../grpc/http2/frames.js';
 
 const PATH = '/envoy.service.ext_proc.v3.ExternalProcessor/Process';
 
 /** Frames one protobuf message as a gRPC length-prefixed message. */
-export function grpcFrame(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(5 + message.length);
-  out[0] = 0;
-  out.writeUInt32BE(message.length, 1);
-  out.set(message, 5);
-  return out;
-}
+export const grpcFrame = encodeGrpcMessage;
 
-/**
- * Splits a byte stream into gRPC message payloads without re-copying what it holds: chunks of the
- * current message are collected and joined once it is complete.
- */
-export class GrpcFrameParser {
-  #head: Buffer = Buffer.alloc(0);
-  #parts: Buffer[] = [];
-  #have = 0;
-  #need = -1;
-
-  /** Feeds bytes; returns the payloads completed by them. */
-  push(chunk: Buffer): Buffer[] {
-    const out: Buffer[] = [];
-    let rest = chunk;
-    while (rest.length > 0) {
-      if (this.#need < 0) {
-        const head = this.#head.length === 0 ? rest : Buffer.concat([this.#head, rest]);
-        if (head.length < 5) {
-          this.#head = head;
-          return out;
-        }
-        this.#need = head.readUInt32BE(1);
-        this.#head = Buffer.alloc(0);
-        rest = head.subarray(5);
-      }
-      const take = Math.min(this.#need - this.#have, rest.length);
-      if (take > 0) this.#parts.push(rest.subarray(0, take));
-      this.#have += take;
-      rest = rest.subarray(take);
-      if (this.#have === this.#need) {
-        out.push(this.#parts.length === 1 && this.#parts[0] !== undefined ? this.#parts[0] : Buffer.concat(this.#parts, this.#have));
-        this.#parts = [];
-        this.#have = 0;
-        this.#need = -1;
-      }
-    }
-    return out;
+/** The server's message decoder without a size limit: splits a byte stream into gRPC message payloads. */
+export class GrpcFrameParser extends GrpcMessageDecoder {
+  constructor() {
+    super(Number.MAX_SAFE_INTEGER);
   }
 }
 

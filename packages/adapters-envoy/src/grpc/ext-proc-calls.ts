@@ -1,0 +1,149 @@
+import type { Decision, SwitchyardError } from '@switchyard/core';
+import { ExtProcStream } from '../stream/ext-proc-stream.js';
+import type { ExtProcObserver, ExtProcSink } from '../stream/types.js';
+import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from '../stream/defaults.js';
+import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
+import type { EppServerStats } from './options.js';
+
+/** What a transport does with one Process call's replies. */
+export interface ProcessCallWriter {
+  /** Sends one message. */
+  write(message: ProcessingResponse): void;
+  /** Ends the call with status OK. */
+  end(): void;
+  /** Ends the call with gRPC INTERNAL carrying `details`. */
+  fail(details: string): void;
+}
+
+/** What a transport reports about one Process call. */
+export interface ProcessCallEvents {
+  /** A message from the proxy. */
+  readonly message: (message: ProcessingRequest) => void;
+  /** The proxy half-closed. */
+  readonly halfClosed: () => void;
+  /** The proxy cancelled (RST_STREAM, connection gone). */
+  readonly cancelled: () => void;
+  /** The transport failed (bad framing, socket error) and ends the call itself. */
+  readonly failed: (error: unknown) => void;
+}
+
+function errorDetails(error: unknown): string {
+  return error instanceof Error ? error.message : 'internal error';
+}
+
+/**
+ * The transport-independent half of `envoy.service.ext_proc.v3.ExternalProcessor/Process`: one
+ * {@link ExtProcStream} per call, the server's counters, and shutdown of the streams. Both
+ * transports (raw `node:http2` and grpc-js) feed it the same events, so the protocol behaviour
+ * is written once.
+ */
+export class ExtProcCalls {
+  readonly #streams = new Set<ExtProcStream>();
+  readonly #options: ResolvedExtProcStreamOptions;
+  readonly #counters = { decisions: 0, failures: 0, rejected: {} as Record<number, number> };
+  #scheduling = 0;
+  #closing = false;
+
+  /** @param options - the server's stream options; `observer` is wrapped to count */
+  constructor(options: ResolvedExtProcStreamOptions) {
+    const user = options.observer;
+    const counters = this.#counters;
+    const observer: ExtProcObserver = {
+      onDecision(decision: Decision, latencyMs: number) {
+        counters.decisions++;
+        user?.onDecision?.(decision, latencyMs);
+      },
+      onRejected(error: SwitchyardError) {
+        counters.rejected[error.status] = (counters.rejected[error.status] ?? 0) + 1;
+        user?.onRejected?.(error);
+      },
+      onComplete: (outcome) => user?.onComplete?.(outcome),
+      onFailure(error: unknown) {
+        counters.failures++;
+        user?.onFailure?.(error);
+      },
+    };
+    // Resolved once for every stream of this server.
+    this.#options = resolveExtProcStreamOptions({ ...options, observer }, 'eppServer');
+  }
+
+  /** Binds a new call: returns the handlers the transport calls as things happen. */
+  open(writer: ProcessCallWriter): ProcessCallEvents {
+    let ended = false;
+    // Declared before the sink so that a stream ending itself (immediate response) is forgotten too.
+    let forget = (): void => {
+      ended = true;
+    };
+    const sink: ExtProcSink = {
+      send(message) {
+        if (!ended) writer.write(message);
+      },
+      close() {
+        if (ended) return;
+        forget();
+        writer.end();
+      },
+      fail(error) {
+        if (ended) return;
+        forget();
+        writer.fail(errorDetails(error));
+      },
+    };
+    const stream = new ExtProcStream(sink, this.#options);
+    const streams = this.#streams;
+    streams.add(stream);
+    forget = (): void => {
+      ended = true;
+      streams.delete(stream);
+    };
+    if (this.#closing) stream.shutdown();
+    return {
+      message: (message) => {
+        const before = stream.phase;
+        try {
+          stream.receive(message);
+        } catch (error) {
+          // A bug must cost this request (the proxy's failure mode applies), never the process.
+          stream.error(error);
+          sink.fail(error);
+          return;
+        }
+        if (before !== 'scheduling' && stream.phase === 'scheduling') {
+          this.#scheduling++;
+          void stream.idle().finally(() => this.#scheduling--);
+        }
+      },
+      halfClosed: () => {
+        stream.end();
+        sink.close();
+        forget();
+      },
+      cancelled: () => {
+        stream.cancel();
+        forget();
+      },
+      failed: (error) => {
+        // The transport has ended the call already (or is about to, with its own status).
+        stream.error(error);
+        forget();
+      },
+    };
+  }
+
+  /** Open calls. */
+  get size(): number {
+    return this.#streams.size;
+  }
+
+  /** Requests still waiting for a decision are answered 503; calls opened from now on too. */
+  shutdown(): void {
+    this.#closing = true;
+    for (const stream of this.#streams) stream.shutdown();
+  }
+
+  /** The server's counters. */
+  stats(): EppServerStats {
+    const c = this.#counters;
+    return { activeStreams: this.#streams.size, schedulingStreams: this.#scheduling, decisions: c.decisions, rejected: { ...c.rejected }, failures: c.failures };
+  }
+}
