@@ -46,3 +46,38 @@ describe('sglanghttp-parser', () => {
     expect(errors.gateway).toMatch(/headerName/);
   });
 });
+
+describe('vertexai-parser', () => {
+  const config = `${HEAD}plugins:\n- type: vertexai-parser\n- type: queue-scorer\nrequestHandler:\n  parsers:\n  - pluginRef: vertexai-parser\n  - pluginRef: passthrough-parser\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: queue-scorer\n`;
+  /** `ChatCompletionsRequest { http_body = 2 { data = 2 } }` in a gRPC frame (one-byte lengths). */
+  const framed = (json: string): string => {
+    const httpBody = `\u0012${String.fromCharCode(json.length)}${json}`;
+    const message = `\u0012${String.fromCharCode(httpBody.length)}${httpBody}`;
+    return `\u0000\u0000\u0000\u0000${String.fromCharCode(message.length)}${message}`;
+  };
+  const path = '/google.cloud.aiplatform.v1beta1.PredictionService/ChatCompletions';
+  const headers = { 'content-type': 'application/grpc' };
+
+  // The HTTP gateway serves HTTP/1.1 on its fixed inference paths; gRPC (h2c, the only protocol
+  // llm-d's parser claims) reaches a Switchyard through Envoy and switchyard-epp.
+  it('routes a wrapped chat request through switchyard-epp; switchyard-gateway loads the config', async () => {
+    const probe = { path, headers, body: framed('{"model":"m","messages":[{"role":"user","content":"hi"}]}') };
+    await withConfigFile(config, async (file) => {
+      expect(await throughEpp(file, server.address, probe)).toEqual({ destination: server.address });
+      expect((await throughGateway(file, server.address, { path: '/v1/completions', body: '{"model":"m","prompt":"x"}' })).status).toBe(200);
+    });
+  });
+
+  it('answers 400 for a frame without an HttpBody', async () => {
+    const probe = { path, headers, body: '\u0000\u0000\u0000\u0000\u0000' };
+    await withConfigFile(config, async (file) => {
+      expect(await throughEpp(file, server.address, probe)).toEqual({ status: 400 });
+    });
+  });
+
+  it('takes no parameters: an unknown one fails the load in both, naming it', async () => {
+    const errors = await loadErrorOf(`${HEAD}plugins:\n- type: vertexai-parser\n  parameters:\n    project: x\n- type: queue-scorer\n`, server.address);
+    expect(errors.epp).toMatch(/project/);
+    expect(errors.gateway).toMatch(/project/);
+  });
+});

@@ -23,6 +23,12 @@ interface Case {
 
 const usage = (promptTokens: number, completionTokens: number, cachedTokens?: number): Usage => (cachedTokens === undefined ? { promptTokens, completionTokens } : { promptTokens, completionTokens, cachedTokens });
 
+/** A gRPC frame of `google.api.HttpBody { data = 2 }` holding `json` (short enough for one-byte lengths). */
+function grpcHttpBody(json: string): string {
+  const message = `\u0012${String.fromCharCode(json.length)}${json}`;
+  return `\u0000\u0000\u0000\u0000${String.fromCharCode(message.length)}${message}`;
+}
+
 const CASES: readonly Case[] = [
   {
     name: 'chat/completions JSON',
@@ -86,6 +92,13 @@ const CASES: readonly Case[] = [
     chunks: ['data: {"text":"h","meta_info":{"prompt_tokens":8,"completion_tokens":1,"finish_reason":null}}\n\ndata: {"text":"hi","meta_', 'info":{"prompt_tokens":8,"completion_tokens":2,"finish_reason":{"type":"length"}}}\n\ndata: [DONE]\n\n'],
     expectBody: 'data: {"text":"h","meta_info":{"prompt_tokens":8,"completion_tokens":1,"finish_reason":null}}\n\ndata: {"text":"hi","meta_info":{"prompt_tokens":8,"completion_tokens":2,"finish_reason":{"type":"length"}}}\n\ndata: [DONE]\n\n',
     expectUsage: usage(8, 2),
+  },
+  {
+    name: 'Vertex AI gRPC HttpBody (usage from the wrapped JSON, bytes untouched)',
+    contentType: 'application/grpc',
+    chunks: [grpcHttpBody('{"model":"target","usage":{"prompt_tokens":6,"completion_tokens":2}}')],
+    expectBody: grpcHttpBody('{"model":"target","usage":{"prompt_tokens":6,"completion_tokens":2}}'),
+    expectUsage: usage(6, 2),
   },
   {
     name: 'an opaque body',

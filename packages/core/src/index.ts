@@ -32,7 +32,8 @@ export type { HeaderInput, ClassificationField } from './headers/index.js';
 // Request parsing
 export {
   parseRequest, BUILTIN_REQUEST_PARSERS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_PATH,
-  openAIParser, anthropicParser, vllmHttpParser, sglangHttpParser, passthroughParser, requestParserPlugin,
+  openAIParser, anthropicParser, vllmHttpParser, sglangHttpParser, vertexAIParser,
+  passthroughParser, requestParserPlugin,
   requestParserPlugins, isRequestParser, estimatePromptTokens, DEFAULT_MAX_JSON_DEPTH,
 } from './request/index.js';
 export type {

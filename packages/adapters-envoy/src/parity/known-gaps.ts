@@ -19,7 +19,6 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
   'priority-then-time-eviction-order-policy',
   'request-attribute-reporter',
   'sheddable-eviction-filter',
-  'vertexai-parser',
   'vllmgrpc-parser',
 ];
 

@@ -13,6 +13,7 @@ export { openAIParser } from './openai-parser.js';
 export { anthropicParser } from './anthropic-parser.js';
 export { vllmHttpParser } from './vllm-parser.js';
 export { sglangHttpParser } from './sglang-parser.js';
+export { vertexAIParser } from './vertexai-parser.js';
 export { passthroughParser } from './passthrough-parser.js';
 export { requestParserPlugin, requestParserPlugins, isRequestParser } from './parser-plugins.js';
 export {

@@ -6,6 +6,7 @@ import { openAIParser } from './openai-parser.js';
 import type { ParsedRequestBody, RequestParser, RequestParserInput } from './parser.js';
 import { passthroughParser } from './passthrough-parser.js';
 import { sglangHttpParser } from './sglang-parser.js';
+import { vertexAIParser } from './vertexai-parser.js';
 import { vllmHttpParser } from './vllm-parser.js';
 
 /** A request parser listed in a config's `plugins`: the parser under an instance name. */
@@ -54,7 +55,7 @@ export function isRequestParser(plugin: Plugin): plugin is Plugin & RequestParse
 
 /**
  * The built-in parsers as plugin types: `openai-parser`, `anthropic-parser`, `vllmhttp-parser`,
- * `sglanghttp-parser`, `passthrough-parser` (llm-d's names).
+ * `sglanghttp-parser`, `vertexai-parser`, `passthrough-parser` (llm-d's names).
  * @public
  */
 export const requestParserPlugins: readonly PluginDefinition<Record<string, never>>[] = [
@@ -66,5 +67,6 @@ export const requestParserPlugins: readonly PluginDefinition<Record<string, neve
   requestParserPlugin(anthropicParser, 'Anthropic Messages bodies.'),
   requestParserPlugin(vllmHttpParser, "vLLM's HTTP server: the OpenAI routes plus inference/v1/generate (token ids)."),
   requestParserPlugin(sglangHttpParser, "SGLang's native generate API (input_ids); usage read from meta_info."),
+  requestParserPlugin(vertexAIParser, "Vertex AI's gRPC PredictionService: the HttpBody's OpenAI JSON (ChatCompletions, RawPredict, StreamRawPredict)."),
   requestParserPlugin(passthroughParser, 'Fallback: any body, read for model and stream only.'),
 ];

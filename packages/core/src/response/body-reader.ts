@@ -5,15 +5,17 @@ import { ModelNameRestorer } from './model-restore.js';
 import { SseUsageScanner } from './sse-usage.js';
 
 /**
- * How a response body is read: `sse` event by event, `json` as one document, `opaque` not at all.
+ * How a response body is read: `sse` event by event, `json` as one document, `grpc` by the JSON
+ * its messages wrap (Vertex AI's `HttpBody`; read for usage, never rewritten), `opaque` not at all.
  * @category Response
  * @public
  */
-export type ResponseBodyKind = 'sse' | 'json' | 'opaque';
+export type ResponseBodyKind = 'sse' | 'json' | 'grpc' | 'opaque';
 
 /**
  * The body kind of a response from its `content-type`: `text/event-stream` is SSE, any `json`
- * type (`application/json`, `application/problem+json`…) is JSON, a missing type follows what
+ * type (`application/json`, `application/problem+json`…) is JSON, `application/grpc` (and its
+ * `+proto` forms) is gRPC, a missing type follows what
  * the request asked for (a stream or not), anything else is opaque.
  * @category Response
  * @public
@@ -22,6 +24,7 @@ export function responseBodyKind(contentType: string | undefined, requestedStrea
   const type = (contentType ?? '').toLowerCase();
   if (type.includes('text/event-stream')) return 'sse';
   if (type.includes('json')) return 'json';
+  if (type.startsWith('application/grpc')) return 'grpc';
   if (type.trim() === '') return requestedStream ? 'sse' : 'json';
   return 'opaque';
 }
@@ -112,7 +115,8 @@ class BodyReader implements ResponseBodyReader {
     this.kind = kind;
     this.#restorer = restorer;
     this.#sse = kind === 'sse' ? new SseUsageScanner(limit) : undefined;
-    this.#tail = kind === 'json' ? new Tail(limit) : undefined;
+    // A gRPC message embeds its JSON verbatim (a protobuf bytes field), so the tail scan finds its usage.
+    this.#tail = kind === 'json' || kind === 'grpc' ? new Tail(limit) : undefined;
   }
 
   get usage(): Usage | undefined {
@@ -162,6 +166,7 @@ class BodyReader implements ResponseBodyReader {
 export function createResponseBodyReader(options: ResponseBodyReaderOptions): ResponseBodyReader {
   const kind = responseBodyKind(options.contentType, options.requestedStream === true);
   const r = options.restoreModel;
-  const restorer = kind !== 'opaque' && r !== undefined && r.from !== r.to ? new ModelNameRestorer(r.from, r.to, kind === 'sse') : undefined;
+  // Never inside protobuf: a rename changes the length its framing records.
+  const restorer = (kind === 'sse' || kind === 'json') && r !== undefined && r.from !== r.to ? new ModelNameRestorer(r.from, r.to, kind === 'sse') : undefined;
   return new BodyReader(kind, restorer, options.scanLimitBytes ?? 65_536);
 }
