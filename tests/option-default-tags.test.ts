@@ -12,8 +12,9 @@ function compare(type: OptionType): { missing: string[]; unknown: string[]; pair
   const missing: string[] = [];
   const unknown: string[] = [];
   const pairs: [string, unknown, unknown][] = [];
-  const walk = (interfaceName: string, defaults: object, prefix: string): void => {
-    const tags = defaultValueTags(type.file, interfaceName);
+  const walk = (where: string, defaults: object, prefix: string): void => {
+    const [file, interfaceName] = where.includes('#') ? (where.split('#') as [string, string]) : [type.file, where];
+    const tags = defaultValueTags(file, interfaceName);
     for (const key of tags.keys()) if (!(key in defaults)) unknown.push(`${prefix}${key}`);
     for (const [key, value] of Object.entries(defaults)) {
       const nested = prefix === '' ? type.nested?.[key] : undefined;

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import * as envoy from '@switchyard/envoy';
 import * as express from '@switchyard/express';
+import * as core from '@switchyard/core';
+import * as flowControl from '@switchyard/flow-control';
 
 /** One options interface and the constant holding its defaults. */
 export interface OptionType {
@@ -18,11 +20,28 @@ export interface OptionType {
   readonly file: string;
   /** The options interface. */
   readonly interfaceName: string;
-  /** Keys of `defaults` that are nested options objects: key → its interface (same file). */
+  /**
+   * Keys of `defaults` that are nested options objects: key → its interface, in the same file or
+   * written `path/from/root.ts#Interface`.
+   */
   readonly nested?: Readonly<Record<string, string>>;
 }
 
 export const OPTION_TYPES: readonly OptionType[] = [
+  {
+    name: 'PICKER_DEFAULTS',
+    defaults: core.PICKER_DEFAULTS,
+    file: 'packages/core/src/picker/endpoint-picker.ts',
+    interfaceName: 'EndpointPickerOptions',
+    nested: { ifAvailable: 'packages/core/src/picker/if-available.ts#IfAvailableOptions' },
+  },
+  {
+    name: 'FLOW_CONTROL_DEFAULTS',
+    defaults: flowControl.FLOW_CONTROL_DEFAULTS,
+    file: 'packages/flow-control/src/config/types.ts',
+    interfaceName: 'FlowControlConfig',
+    nested: { band: 'BandTemplate' },
+  },
   { name: 'GATEWAY_DEFAULTS', defaults: express.GATEWAY_DEFAULTS, file: 'packages/adapters-express/src/gateway/options.ts', interfaceName: 'GatewayOptions', nested: { upstream: 'UpstreamOptions' } },
   { name: 'GATEWAY_CLOSE_DEFAULTS', defaults: express.GATEWAY_CLOSE_DEFAULTS, file: 'packages/adapters-express/src/gateway/handler.ts', interfaceName: 'CloseOptions' },
   { name: 'ENDPOINT_ROTATION_DEFAULTS', defaults: express.ENDPOINT_ROTATION_DEFAULTS, file: 'packages/adapters-express/src/gateway/rotation.ts', interfaceName: 'EndpointRotationOptions' },

@@ -210,7 +210,7 @@ export type {
 
 // EndpointPicker façade
 export {
-  EndpointPicker, HeaderRecord, prefersIfAvailable, ifAvailableSectionSchema,
+  EndpointPicker, HeaderRecord, prefersIfAvailable, ifAvailableSectionSchema, PICKER_DEFAULTS,
 } from './picker/index.js';
 export type {
   Classification, PickOptions, ParseTiming, Decision, RequestScheduler, EndpointPickerOptions,

@@ -28,7 +28,7 @@ export type {
 } from './policies/index.js';
 
 // config
-export { parseFlowControlConfig, flowControlSchema } from './config/index.js';
+export { parseFlowControlConfig, flowControlSchema, FLOW_CONTROL_DEFAULTS } from './config/index.js';
 export type {
   ParseFlowControlOptions, FlowControlInput, BandTemplate, BandSettings, FlowControlConfig,
 } from './config/index.js';

@@ -32,7 +32,7 @@ describe('ExtProcStream request path', () => {
     stream.receive(reqHeaders(HEADERS));
     stream.receive(reqBody(BODY, true));
     await stream.idle();
-    expect(scheduler.decisions[0]?.options?.trustHeaders).toBe(trusted);
+    expect(scheduler.decisions[0]?.options?.trustClassificationHeaders).toBe(trusted);
   });
 
   it('answers a split body with exactly one header reply and one body reply', async () => {

@@ -220,7 +220,7 @@ export class ExtProcStream {
       const parseOptions = { maxBodyBytes: this.#o.maxBodyBytes, ...(parsers === undefined ? {} : { parsers }) };
       const request = (this.#o.parse ?? parseRequest)({ path: this.#path, headers: this.#headers, body: raw }, parseOptions);
       const parsed = { startedAt: started, endedAt: this.#clock.now() };
-      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustHeaders: this.#o.trustClassificationHeaders, parsed };
+      const options: { -readonly [K in keyof PickOptions]: PickOptions[K] } = { signal, trustClassificationHeaders: this.#o.trustClassificationHeaders, parsed };
       if (this.#subsetHint !== undefined) options.subsetHint = this.#subsetHint;
       if (this.#routing !== undefined) options.metadata = { [ROUTING_METADATA_NAMESPACE]: structToJson(this.#routing) };
       decision = await this.#o.scheduler.pick(request, options);

@@ -145,10 +145,10 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
       const scheduling = new Scheduling(routed, signal, rt.clock.now(), rt.tracker.addPending(this));
       this.#stage = scheduling;
       routed.pm.scheduling.inc();
-      const trustHeaders = rt.trusts(this.#req);
+      const trustClassificationHeaders = rt.trusts(this.#req);
       // Two literals instead of a conditional spread, which copies properties one by one.
       const parsed = this.#parsed;
-      const options: PickOptions = classification === undefined ? { signal, trustHeaders, trace: rt.trace, parsed } : { signal, trustHeaders, trace: rt.trace, parsed, classification };
+      const options: PickOptions = classification === undefined ? { signal, trustClassificationHeaders, trace: rt.trace, parsed } : { signal, trustClassificationHeaders, trace: rt.trace, parsed, classification };
       let pending: Promise<Decision>;
       try {
         pending = routed.route.pool.scheduler.pick(routed.request, options);

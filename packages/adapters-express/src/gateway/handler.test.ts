@@ -83,7 +83,7 @@ describe('createGatewayHandler: forwarding', () => {
       'x-llm-d-model-name-rewrite': 'other',
     });
     const d = scheduler.decisions.at(-1);
-    expect(d?.options?.trustHeaders).toBe(false);
+    expect(d?.options?.trustClassificationHeaders).toBe(false);
     expect(d?.scheduled.fairnessId).toBe('default-flow');
     expect(d?.scheduled.targetModel).toBe('m1');
     const seen = [...a.received, ...b.received].at(-1);

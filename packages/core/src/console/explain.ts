@@ -27,7 +27,7 @@ export async function explainPick(scheduler: RequestScheduler, request: Inferenc
   const log = new DecisionLog({ capacity: 1 });
   const recording = recordDecisions(scheduler, { log, pool: options.pool ?? 'default' });
   try {
-    const decision = await recording.pick(request, { trustHeaders: options.trustHeaders ?? true, ...(options.classification === undefined ? {} : { classification: options.classification }) });
+    const decision = await recording.pick(request, { trustClassificationHeaders: options.trustHeaders ?? true, ...(options.classification === undefined ? {} : { classification: options.classification }) });
     decision.complete({ kind: 'cancelled' });
   } catch {
     // Recorded as `rejected` with its error code.

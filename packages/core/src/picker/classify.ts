@@ -38,12 +38,13 @@ const nonEmpty = (v: string | undefined): string | undefined => (v === undefined
  * ‖ `x-llm-d-model-name-rewrite` ‖ body model, overridden by a rewrite rule matching the body
  * model), objective → priority, fairness id (‖ the agent identity of a request-header processor
  * ‖ `default-flow`), SLO headers. Headers are read
- * only when `trustHeaders` is not false.
+ * only when `trustClassificationHeaders` is not false.
  * @throws SwitchyardError `BAD_REQUEST` when no model can be determined for a model API
  * @internal
  */
 export function classifyRequest(request: InferenceRequest, options: PickOptions, deps: ClassifyDeps, receivedAt: number): SchedulingRequest {
-  const trust = options.trustHeaders !== false;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the old name is still honoured when the new one is unset
+  const trust = (options.trustClassificationHeaders ?? options.trustHeaders) !== false;
   const cls = options.classification;
   const headers = request.headers;
   const header = (field: Parameters<typeof readClassificationHeader>[1]): string | undefined => (trust ? readClassificationHeader(headers, field) : undefined);

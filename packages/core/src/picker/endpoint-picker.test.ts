@@ -75,7 +75,7 @@ describe('EndpointPicker', () => {
     const filtered = await new EndpointPicker({ pool, clock, config, fallbacks: 5 }).pick(chat());
     expect(filtered.targets?.map((e) => e.id)).toEqual(['e0', 'e2', 'e3']);
     filtered.complete({ kind: 'success' });
-    expect(() => new EndpointPicker({ pool, fallbacks: -1 })).toThrow('endpoint picker: fallbacks must be a non-negative integer, got -1');
+    expect(() => new EndpointPicker({ pool, fallbacks: -1 })).toThrow('picker.fallbacks: must be an integer ≥ 0, got -1');
   });
 
   it('lists fallbacks in the destination header with maxNumOfEndpoints > 1', async () => {
@@ -117,16 +117,33 @@ describe('EndpointPicker', () => {
       d.complete({ kind: 'success' });
     });
 
-    it('ignores classification headers with trustHeaders: false and prefers the trusted classification', async () => {
+    it('ignores classification headers with trustClassificationHeaders: false and prefers the trusted classification', async () => {
       const clock = new ManualClock();
       const picker = new EndpointPicker({ pool: fleet(1, clock), clock, objectives });
       const spoof = chat({ 'x-llm-d-inference-objective': 'premium', 'x-llm-d-inference-fairness-id': 'me', 'x-llm-d-model-name-rewrite': 'other' });
-      const d = await picker.pick(spoof, { trustHeaders: false });
+      const d = await picker.pick(spoof, { trustClassificationHeaders: false });
       expect([d.request.priority, d.request.fairnessId, d.request.targetModel]).toEqual([0, 'default-flow', 'llama']);
       d.complete({ kind: 'success' });
-      const e = await picker.pick(spoof, { trustHeaders: false, classification: { objective: 'batch', fairnessId: 'acme' } });
+      const e = await picker.pick(spoof, { trustClassificationHeaders: false, classification: { objective: 'batch', fairnessId: 'acme' } });
       expect([e.request.priority, e.request.fairnessId]).toEqual([-1, 'acme']);
       e.complete({ kind: 'success' });
+    });
+
+    it('reads the headers by default and still honours the deprecated trustHeaders name', async () => {
+      const clock = new ManualClock();
+      const picker = new EndpointPicker({ pool: fleet(1, clock), clock, objectives });
+      const spoof = chat({ 'x-llm-d-inference-fairness-id': 'me' });
+      const byDefault = await picker.pick(spoof);
+      expect(byDefault.request.fairnessId).toBe('me');
+      byDefault.complete({ kind: 'success' });
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the alias is what is tested
+      const old = await picker.pick(spoof, { trustHeaders: false });
+      expect(old.request.fairnessId).toBe('default-flow');
+      old.complete({ kind: 'success' });
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- the new name wins over the alias
+      const both = await picker.pick(spoof, { trustHeaders: false, trustClassificationHeaders: true });
+      expect(both.request.fairnessId).toBe('me');
+      both.complete({ kind: 'success' });
     });
 
     it('rewrites the model from the header, lets a matching rule override it, and re-serialises the body', async () => {
@@ -285,7 +302,8 @@ describe('EndpointPicker', () => {
       plain.complete({ kind: 'success' });
       (await picker.pick(tenantChat('a'))).complete({ kind: 'success' });
       expect((await rejection(picker.pick(tenantChat('b')))).status).toBe(412);
-      expect(() => new EndpointPicker({ pool: fleet(1), ifAvailable: { mode: 'sometimes' as never } })).toThrow('ifAvailable.mode must be off, own-history or shared, got "sometimes"');
+      expect(() => new EndpointPicker({ pool: fleet(1), ifAvailable: { mode: 'sometimes' as never } })).toThrow(`picker.ifAvailable.mode: must be one of 'off', 'own-history', 'shared', got "sometimes"`);
+      expect(() => new EndpointPicker({ pool: fleet(1), ifAvailable: { maxHistory: 0 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: 'picker.ifAvailable.maxHistory' }));
     });
   });
 

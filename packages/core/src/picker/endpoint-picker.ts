@@ -26,6 +26,7 @@ import { classifyRequest, type ClassifyDeps } from './classify.js';
 import { isRequestHeaderProcessor } from '../plugins/request-headers/request-header-processor.js';
 import { DecisionShared, HeaderRecord, PickDecision } from './decision.js';
 import type { ModelRewriteResolver, ObjectiveLookup } from './lookups.js';
+import { resolvePickerDefaults } from './defaults.js';
 import { IfAvailablePolicy, type IfAvailableOptions } from './if-available.js';
 import { prefersIfAvailable } from './prefer.js';
 import type { Decision, PickOptions, RequestScheduler } from './types.js';
@@ -66,8 +67,9 @@ export interface EndpointPickerOptions {
    */
   readonly staleness?: Partial<StalenessSettings> | undefined;
   /**
-   * `Prefer: if-available` handling; off by default, because answering it from the shared prefix
-   * index tells any client whether another tenant's prompt is cached (see `IfAvailableMode`).
+   * `Prefer: if-available` handling (`PICKER_DEFAULTS.ifAvailable`: off), because answering it from
+   * the shared prefix index tells any client whether another tenant's prompt is cached (see
+   * `IfAvailableMode`).
    */
   readonly ifAvailable?: IfAvailableOptions | undefined;
   /** Random source in [0, 1) for tie-breaks and weighted choices (seed it in simulations). */
@@ -138,10 +140,9 @@ export class EndpointPicker implements RequestScheduler {
     this.pool = options.pool;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
-    const fallbacks = options.fallbacks ?? 2;
-    if (!Number.isInteger(fallbacks) || fallbacks < 0) throw new SwitchyardError('CONFIG_INVALID', `endpoint picker: fallbacks must be a non-negative integer, got ${String(fallbacks)}`);
-    this.#fallbacks = fallbacks;
-    this.#ifAvailable = new IfAvailablePolicy(options.ifAvailable);
+    const resolved = resolvePickerDefaults(options);
+    this.#fallbacks = resolved.fallbacks;
+    this.#ifAvailable = new IfAvailablePolicy(resolved.ifAvailable);
     this.#onHookError = options.onHookError;
     this.metrics = options.metrics;
     const config = options.config ?? defaultConfig(options.registry ?? createDefaultRegistry(), this.pool, this.#clock);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { InferenceRequest } from '../request/types.js';
-import { SwitchyardError } from '../errors/switchyard-error.js';
 
 /**
  * How `Prefer: if-available` (serve only from cache, else 412) is honoured:
@@ -15,8 +14,8 @@ import { SwitchyardError } from '../errors/switchyard-error.js';
  */
 export type IfAvailableMode = 'off' | 'own-history' | 'shared';
 
-/** The modes as values, for the config schema and the constructor's check (checked against the type). */
-const IF_AVAILABLE_MODES = ['off', 'own-history', 'shared'] as const satisfies readonly IfAvailableMode[];
+/** The modes as values, for the config schema and the option rule (checked against the type). @internal */
+export const IF_AVAILABLE_MODES = ['off', 'own-history', 'shared'] as const satisfies readonly IfAvailableMode[];
 
 /**
  * Settings of `Prefer: if-available`.
@@ -39,7 +38,6 @@ export const ifAvailableSectionSchema = z.strictObject({
   maxHistory: z.number().int().positive().optional(),
 });
 
-const isMode = (m: unknown): m is IfAvailableMode => (IF_AVAILABLE_MODES as readonly unknown[]).includes(m);
 
 /** Characters per prefix chunk; a prefix counts from its first whole chunk. */
 const CHUNK = 512;
@@ -82,16 +80,10 @@ export class IfAvailablePolicy {
   readonly #max: number;
   readonly #seen = new Map<string, true>();
 
-  /** @throws SwitchyardError `CONFIG_INVALID` naming the bad field */
-  constructor(options: IfAvailableOptions = {}) {
-    const mode: unknown = options.mode ?? 'off';
-    if (!isMode(mode)) {
-      throw new SwitchyardError('CONFIG_INVALID', `endpoint picker: ifAvailable.mode must be off, own-history or shared, got ${JSON.stringify(mode)}`);
-    }
-    const max = options.maxHistory ?? 100_000;
-    if (!Number.isInteger(max) || max <= 0) throw new SwitchyardError('CONFIG_INVALID', `endpoint picker: ifAvailable.maxHistory must be a positive integer, got ${String(max)}`);
-    this.mode = mode;
-    this.#max = max;
+  /** @param options - resolved (`PICKER_DEFAULTS.ifAvailable` filled in and checked) */
+  constructor(options: { readonly mode: IfAvailableMode; readonly maxHistory: number }) {
+    this.mode = options.mode;
+    this.#max = options.maxHistory;
   }
 
   /** Whether this fairness id sent a prefix of `request` to `endpointId` before. */

@@ -6,3 +6,4 @@ export type { ObjectiveLookup, ModelRewriteResolver } from './lookups.js';
 export { prefersIfAvailable } from './prefer.js';
 export type { IfAvailableMode, IfAvailableOptions } from './if-available.js';
 export { ifAvailableSectionSchema } from './if-available.js';
+export { PICKER_DEFAULTS } from './defaults.js';

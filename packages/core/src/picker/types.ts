@@ -30,8 +30,18 @@ export interface PickOptions {
   /** Record a {@link DecisionTrace}. Off by default, so decisions nobody reads cost nothing. */
   readonly trace?: boolean;
   /**
-   * Whether to read classification headers (`x-llm-d-*` and aliases) from the request. Default true
-   * (llm-d behaviour behind a trusted proxy); gateways facing clients directly set false.
+   * Whether to read classification headers (`x-llm-d-*` and aliases) from the request: the same
+   * switch, under the same name, as the gateway's and the EPP's `trustClassificationHeaders`.
+   * Those adapters default it to false and always pass their resolved value; the picker alone
+   * keeps llm-d's behaviour (the EPP sits behind a proxy that sets the headers), so that a direct
+   * `pick(request)` classifies as llm-d does.
+   * @defaultValue true
+   */
+  readonly trustClassificationHeaders?: boolean;
+  /**
+   * The old name of {@link PickOptions.trustClassificationHeaders}, still read when the new one
+   * is unset.
+   * @deprecated use `trustClassificationHeaders`
    */
   readonly trustHeaders?: boolean;
   /** Classification from a trusted source; wins over headers. */

@@ -72,7 +72,7 @@ export interface FakeDecisionRecord {
 
 /**
  * A fake {@link RequestScheduler}. Honours the pick options like the real picker: the subset hint
- * (by IP) narrows the candidates, classification and (when `trustHeaders` is not false) the
+ * (by IP) narrows the candidates, classification and (when `trustClassificationHeaders` is not false) the
  * classification headers set the target model, fairness id and objective. It accounts in-flight
  * load on the pool between pick and `complete()`.
  * @public
@@ -158,7 +158,8 @@ export class FakeScheduler implements RequestScheduler {
   }
 
   #schedulingRequest(request: InferenceRequest, options: PickOptions | undefined): SchedulingRequest {
-    const trusted = options?.trustHeaders ?? true;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- honours the old name as the picker does
+    const trusted = options?.trustClassificationHeaders ?? options?.trustHeaders ?? true;
     const c = options?.classification;
     const header = (field: 'modelRewrite' | 'fairnessId' | 'objective'): string | undefined => (trusted ? readClassificationHeader(request.headers, field) : undefined);
     return createSchedulingRequest(request, {

@@ -1,9 +1,12 @@
 import {
   SwitchyardError,
   createUtilizationDetector,
+  optionRules,
+  resolveOptions,
   isSaturationDetector,
   systemClock,
   type Clock,
+  type OptionRules,
   type Plugin,
   type SaturationDetector,
 } from '@switchyard/core';
@@ -14,16 +17,57 @@ import { createStaticUsageLimit, STATIC_USAGE_LIMIT } from '../policies/usage-li
 import { flowControlSchema, type ParsedBand } from './schema.js';
 import type { BandSettings, BandTemplate, FlowControlConfig } from './types.js';
 
-/** llm-d defaults (`pkg/epp/flowcontrol`): per-band limits, TTL, GC intervals. */
-export const DEFAULTS = {
-  bandMaxRequests: 5000,
-  bandMaxBytes: 1_000_000_000,
-  requestTtlMs: 60_000,
-  flowGcMs: 5 * 60_000,
-  bandGcMs: 10 * 60_000,
+/**
+ * The defaults of the resolved flow-control settings ({@link FlowControlConfig}), stated once:
+ * llm-d's (`pkg/epp/flowcontrol`) for its keys, ours for the `switchyard` extension.
+ * {@link parseFlowControlConfig} resolves the block's values against them (core's
+ * `resolveOptions`); `band` holds the limits of a band that states none (a band limit of 0 also
+ * means these).
+ * @public
+ */
+export const FLOW_CONTROL_DEFAULTS: {
+  readonly maxRequests: number;
+  readonly maxBytes: number;
+  readonly defaultRequestTtlMs: number;
+  readonly noEndpointRequestTtlMs: number;
+  readonly enableEviction: boolean;
+  readonly flowGcMs: number;
+  readonly bandGcMs: number;
+  readonly evictionReclaimTimeoutMs: number;
+  readonly maxEvictionsPerCycle: number;
+  readonly admissionShares: boolean;
+  readonly band: { readonly maxRequests: number; readonly maxBytes: number };
+} = Object.freeze({
+  maxRequests: 0,
+  maxBytes: 0,
+  defaultRequestTtlMs: 60_000,
+  noEndpointRequestTtlMs: 60_000,
+  enableEviction: false,
+  flowGcMs: 300_000,
+  bandGcMs: 600_000,
   evictionReclaimTimeoutMs: 30_000,
   maxEvictionsPerCycle: 2,
-} as const;
+  admissionShares: true,
+  band: Object.freeze({ maxRequests: 5000, maxBytes: 1_000_000_000 }),
+});
+
+type FlowControlDefaults = typeof FLOW_CONTROL_DEFAULTS;
+
+// The schema already parsed quantities and durations; these rules state the ranges once more at
+// the one place the defaults are applied, so a value can never bypass them.
+const RULES: OptionRules<FlowControlDefaults> = {
+  maxRequests: optionRules.nonNegativeNumber,
+  maxBytes: optionRules.nonNegativeNumber,
+  defaultRequestTtlMs: optionRules.nonNegativeNumber,
+  noEndpointRequestTtlMs: optionRules.nonNegativeNumber,
+  enableEviction: optionRules.boolean,
+  flowGcMs: optionRules.nonNegativeNumber,
+  bandGcMs: optionRules.nonNegativeNumber,
+  evictionReclaimTimeoutMs: optionRules.nonNegativeNumber,
+  maxEvictionsPerCycle: optionRules.integerAtLeast(0),
+  admissionShares: optionRules.boolean,
+  band: optionRules.nested(FLOW_CONTROL_DEFAULTS.band, { maxRequests: optionRules.nonNegativeNumber, maxBytes: optionRules.nonNegativeNumber }),
+};
 
 /**
  * Options of {@link parseFlowControlConfig}.
@@ -65,6 +109,25 @@ export function parseFlowControlConfig(
     throw new SwitchyardError('CONFIG_INVALID', messages.join('; '));
   }
   const cfg = result.data;
+  const ext = cfg.switchyard ?? {};
+  const resolved = resolveOptions(
+    'flowControl',
+    {
+      maxRequests: cfg.maxRequests,
+      maxBytes: cfg.maxBytes,
+      defaultRequestTtlMs: cfg.defaultRequestTTL,
+      // llm-d: the no-endpoint TTL follows defaultRequestTTL when only that one is set.
+      noEndpointRequestTtlMs: cfg.noEndpointRequestTTL ?? cfg.defaultRequestTTL,
+      enableEviction: cfg.enableEviction,
+      flowGcMs: ext.flowGCTimeout,
+      bandGcMs: ext.bandGCTimeout,
+      evictionReclaimTimeoutMs: ext.evictionReclaimTimeout,
+      maxEvictionsPerCycle: ext.maxEvictionsPerCycle,
+      admissionShares: ext.admissionShares,
+    },
+    FLOW_CONTROL_DEFAULTS,
+    RULES,
+  );
 
   const ref = <T extends Plugin>(name: string | undefined, at: readonly PropertyKey[], guard: (p: Plugin | undefined) => p is T, what: string, fallback: () => T, defaultName: string): T => {
     if (name === undefined) {
@@ -81,8 +144,8 @@ export function parseFlowControlConfig(
   let defaultFairness: FairnessPolicy | undefined;
   let defaultOrdering: OrderingPolicy | undefined;
   const template = (b: ParsedBand | undefined, at: readonly PropertyKey[]): BandTemplate => ({
-    maxRequests: b?.maxRequests !== undefined && b.maxRequests > 0 ? b.maxRequests : DEFAULTS.bandMaxRequests,
-    maxBytes: b?.maxBytes !== undefined && b.maxBytes > 0 ? b.maxBytes : DEFAULTS.bandMaxBytes,
+    maxRequests: b?.maxRequests !== undefined && b.maxRequests > 0 ? b.maxRequests : resolved.band.maxRequests,
+    maxBytes: b?.maxBytes !== undefined && b.maxBytes > 0 ? b.maxBytes : resolved.band.maxBytes,
     requestTtlMs: b?.switchyard?.requestTTL,
     fairness: ref(b?.fairnessPolicyRef, [...at, 'fairnessPolicyRef'], isFairnessPolicy, 'a fairness policy', () => (defaultFairness ??= createGlobalStrictFairness()), GLOBAL_STRICT_FAIRNESS),
     ordering: ref(b?.orderingPolicyRef, [...at, 'orderingPolicyRef'], isOrderingPolicy, 'an ordering policy', () => (defaultOrdering ??= createFcfsOrdering()), FCFS_ORDERING),
@@ -99,9 +162,6 @@ export function parseFlowControlConfig(
     }))
     .sort((a, b) => b.priority - a.priority);
 
-  const defaultTtl = cfg.defaultRequestTTL ?? DEFAULTS.requestTtlMs;
-  // llm-d: the no-endpoint TTL follows defaultRequestTTL when only that one is set.
-  const noEndpointTtl = cfg.noEndpointRequestTTL ?? cfg.defaultRequestTTL ?? DEFAULTS.requestTtlMs;
 
   const usageLimitPolicy: UsageLimitPolicy = ref(cfg.usageLimitPolicyPluginRef, ['usageLimitPolicyPluginRef'], isUsageLimitPolicy, 'a usage limit policy', () => createStaticUsageLimit(), STATIC_USAGE_LIMIT);
   const detector: SaturationDetector = ref(
@@ -113,12 +173,11 @@ export function parseFlowControlConfig(
     'utilization-detector',
   );
 
-  const ext = cfg.switchyard ?? {};
   return {
-    maxRequests: cfg.maxRequests ?? 0,
-    maxBytes: cfg.maxBytes ?? 0,
-    defaultRequestTtlMs: defaultTtl,
-    noEndpointRequestTtlMs: noEndpointTtl,
+    maxRequests: resolved.maxRequests,
+    maxBytes: resolved.maxBytes,
+    defaultRequestTtlMs: resolved.defaultRequestTtlMs,
+    noEndpointRequestTtlMs: resolved.noEndpointRequestTtlMs,
     defaultBand: template(cfg.defaultPriorityBand, ['defaultPriorityBand']),
     defaultNegativeBand: template(cfg.defaultNegativePriorityBand ?? cfg.defaultPriorityBand, [
       cfg.defaultNegativePriorityBand === undefined ? 'defaultPriorityBand' : 'defaultNegativePriorityBand',
@@ -126,11 +185,11 @@ export function parseFlowControlConfig(
     bands,
     usageLimitPolicy,
     detector,
-    enableEviction: cfg.enableEviction ?? false,
-    flowGcMs: ext.flowGCTimeout ?? DEFAULTS.flowGcMs,
-    bandGcMs: ext.bandGCTimeout ?? DEFAULTS.bandGcMs,
-    evictionReclaimTimeoutMs: ext.evictionReclaimTimeout ?? DEFAULTS.evictionReclaimTimeoutMs,
-    maxEvictionsPerCycle: ext.maxEvictionsPerCycle ?? DEFAULTS.maxEvictionsPerCycle,
-    admissionShares: ext.admissionShares ?? true,
+    enableEviction: resolved.enableEviction,
+    flowGcMs: resolved.flowGcMs,
+    bandGcMs: resolved.bandGcMs,
+    evictionReclaimTimeoutMs: resolved.evictionReclaimTimeoutMs,
+    maxEvictionsPerCycle: resolved.maxEvictionsPerCycle,
+    admissionShares: resolved.admissionShares,
   };
 }

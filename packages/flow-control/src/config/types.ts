@@ -7,9 +7,9 @@ import type { FairnessPolicy, OrderingPolicy, UsageLimitPolicy } from '../polici
  * @public
  */
 export interface BandTemplate {
-  /** Queued requests the band may hold. */
+  /** Queued requests the band may hold (a band limit of 0 in the config means this default). @defaultValue 5000 */
   readonly maxRequests: number;
-  /** Queued body bytes the band may hold. */
+  /** Queued body bytes the band may hold (0 in the config means this default). @defaultValue 1_000_000_000 */
   readonly maxBytes: number;
   /** Queue TTL of the band's requests in ms (Switchyard extension); undefined = the global default. */
   readonly requestTtlMs: number | undefined;
@@ -40,13 +40,17 @@ export interface BandSettings extends BandTemplate {
  * @public
  */
 export interface FlowControlConfig {
-  /** Global queued-request limit (0 = none). */
+  /** Global queued-request limit (0 = none). @defaultValue 0 */
   readonly maxRequests: number;
-  /** Global queued-bytes limit (0 = none). */
+  /** Global queued-bytes limit (0 = none). @defaultValue 0 */
   readonly maxBytes: number;
-  /** Queue TTL in ms while the pool has endpoints (0 = no TTL). */
+  /** Queue TTL in ms while the pool has endpoints (0 = no TTL). @defaultValue 60_000 */
   readonly defaultRequestTtlMs: number;
-  /** Queue TTL in ms while the pool is empty (0 = no TTL). */
+  /**
+   * Queue TTL in ms while the pool is empty (0 = no TTL); follows `defaultRequestTTL` when only
+   * that one is set, as in llm-d.
+   * @defaultValue 60_000
+   */
   readonly noEndpointRequestTtlMs: number;
   /** Template of bands created on demand for priorities ≥ 0. */
   readonly defaultBand: BandTemplate;
@@ -58,20 +62,24 @@ export interface FlowControlConfig {
   readonly usageLimitPolicy: UsageLimitPolicy;
   /** Pool saturation source. */
   readonly detector: SaturationDetector;
-  /** Whether dispatched negative-priority requests may be revoked to make room. */
+  /** Whether dispatched negative-priority requests may be revoked to make room. @defaultValue false */
   readonly enableEviction: boolean;
-  /** Idle time (ms) after which an empty flow is forgotten. */
+  /** Idle time (ms) after which an empty flow is forgotten. @defaultValue 300_000 */
   readonly flowGcMs: number;
-  /** Idle time (ms) after which an empty undeclared band is forgotten. */
+  /** Idle time (ms) after which an empty undeclared band is forgotten. @defaultValue 600_000 */
   readonly bandGcMs: number;
-  /** Time (ms) a revoked request has to release its slot before the revocation counts as timed out. */
+  /**
+   * Time (ms) a revoked request has to release its slot before the revocation counts as timed out.
+   * @defaultValue 30_000
+   */
   readonly evictionReclaimTimeoutMs: number;
-  /** Revocations that may await reclaim at once. */
+  /** Revocations that may await reclaim at once. @defaultValue 2 */
   readonly maxEvictionsPerCycle: number;
   /**
-   * Whether a full band's room is shared per flow (`switchyard.admissionShares`, default true): a
-   * request of a flow within its fair share displaces the last request of a flow over its share
-   * instead of being refused. llm-d refuses whoever arrives at a full queue.
+   * Whether a full band's room is shared per flow (`switchyard.admissionShares`): a request of a
+   * flow within its fair share displaces the last request of a flow over its share instead of
+   * being refused. llm-d refuses whoever arrives at a full queue.
+   * @defaultValue true
    */
   readonly admissionShares: boolean;
 }

@@ -40,7 +40,7 @@ const objectiveOf = (priority: number): string => `priority-${priority}`;
  * @public
  */
 export function itemPickOptions(item: WorkloadItem): PickOptions {
-  return { trustHeaders: false, classification: { fairnessId: item.tenant, objective: objectiveOf(item.priority) } };
+  return { trustClassificationHeaders: false, classification: { fairnessId: item.tenant, objective: objectiveOf(item.priority) } };
 }
 
 /**
