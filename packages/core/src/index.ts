@@ -204,7 +204,7 @@ export {
   FastGaugeChild, FastHistogram, FastHistogramChild, recordNotActedOn, NOT_ACTED_ON_METRIC, llmdErrorCode,
 } from './observability/index.js';
 export type {
-  SchedulerMetricsOptions, RequestLabel, FastMetricOptions, FastMetricSample, FastMetricSeries,
+  SchedulerMetricsOptions, RequestLabel, DecisionLabel, FastMetricOptions, FastMetricSample, FastMetricSeries,
   FastMetricValues, FastHistogramOptions, RequestSeries,
 } from './observability/index.js';
 

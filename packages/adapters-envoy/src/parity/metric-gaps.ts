@@ -19,8 +19,6 @@ const TWINS: Readonly<Record<string, string>> = {
   inference_extension_flow_control_request_queue_duration_seconds: 'deprecated twin, emitted; lacks the model labels as its current family does (see llm_d_epp_flow_control_request_queue_duration_seconds)',
   inference_extension_flow_control_queue_size: 'deprecated twin, emitted; lacks the model labels as its current family does',
   inference_extension_flow_control_queue_bytes: 'deprecated twin, emitted; lacks the model labels as its current family does',
-  llm_d_inference_scheduler_disagg_decision_total: 'deprecated twin: needs the model_name label, which llm_d_epp_disagg_decision_total does not carry yet',
-  llm_d_inference_scheduler_pd_decision_total: "deprecated twin of llm_d_epp_pd_decision_total: pd-profile-handler's decisions are counted in disagg_decision_total",
   ...Object.fromEntries(
     [
       'inference_objective_inference_request_metric', 'inference_objective_request_ttft_seconds', 'inference_objective_request_predicted_ttft_seconds',
@@ -58,8 +56,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_extproc_streams_total: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_stream_failures_total counts failures',
   llm_d_epp_disaggregatedset_strict_header_no_match_total: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
   llm_d_epp_disaggregatedset_revision_gating_share: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
-  llm_d_epp_disagg_decision_total: 'exposed with decision_type only (no plugin_name, plugin_type, model_name)',
-  llm_d_epp_pd_decision_total: "pd-profile-handler's decisions are counted in disagg_decision_total",
   llm_d_epp_program_aware_jains_fairness_index: 'program-aware-fairness records no metrics yet',
   llm_d_epp_program_aware_avg_wait_time_milliseconds: 'program-aware-fairness records no metrics yet',
   llm_d_epp_program_aware_attained_service_tokens: 'program-aware-fairness records no metrics yet',
@@ -84,6 +80,10 @@ export const EPP_ONLY: Readonly<Record<string, string>> = {};
 
 /** Families exposed but without samples after the test's requests (so labels are unchecked there), with why. */
 export const NOT_OBSERVED: Readonly<Record<string, string>> = {
+  llm_d_epp_disagg_decision_total: 'needs a disaggregating profile handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
+  llm_d_inference_scheduler_disagg_decision_total: 'needs a disaggregating profile handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
+  llm_d_epp_pd_decision_total: 'needs pd-profile-handler; labels asserted in core/src/plugins/profile-handlers/pd-profile-handler.test.ts',
+  llm_d_inference_scheduler_pd_decision_total: 'needs pd-profile-handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
   llm_d_epp_flow_control_revocations_issued_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
   llm_d_epp_flow_control_revocations_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
 };

@@ -1,5 +1,5 @@
 export { SchedulerMetrics } from './metrics.js';
-export type { SchedulerMetricsOptions, RequestLabel } from './metrics.js';
+export type { SchedulerMetricsOptions, RequestLabel, DecisionLabel } from './metrics.js';
 export { FastMetric, OVERFLOW_LABEL_VALUE } from './fast-metric.js';
 export type { FastMetricOptions, FastMetricSample, FastMetricSeries, FastMetricValues } from './fast-metric.js';
 export { FastCounter, FastCounterChild, FastGauge, FastGaugeChild, FastHistogram, FastHistogramChild } from './fast-metrics.js';

@@ -12,6 +12,9 @@ import type { FastMetricValues } from './fast-metric.js';
 /** Label names of the per-request metrics. @public */
 export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
 
+/** Label names of `disagg_decision_total` / `pd_decision_total`. @public */
+export type DecisionLabel = 'plugin_name' | 'plugin_type' | 'model_name' | 'decision_type';
+
 /**
  * Options of {@link SchedulerMetrics}.
  * @public
@@ -119,8 +122,13 @@ export class SchedulerMetrics {
    * one series per pool, labelled `name` as in llm-d.
    */
   readonly readyEndpoints: FastGauge<'name'>;
-  /** `disagg_decision_total`: which stages disaggregated decisions used. */
-  readonly disaggDecisionTotal: FastCounter<'decision_type'>;
+  /**
+   * `disagg_decision_total{plugin_name,plugin_type,model_name,decision_type}`: which stages the
+   * disaggregated decisions of a profile handler used (every handler but `pd-profile-handler`).
+   */
+  readonly disaggDecisionTotal: FastCounter<DecisionLabel>;
+  /** `pd_decision_total`, the same for llm-d's deprecated `pd-profile-handler` (its own family there). */
+  readonly pdDecisionTotal: FastCounter<DecisionLabel>;
   /**
    * `flow_control_stale_endpoints{detector}` (llm-d's name): candidates of the latest pick whose
    * metrics were missing or stale; `detector` is the picker's `poolName`, else `utilization-detector`.
@@ -180,7 +188,9 @@ export class SchedulerMetrics {
     });
     this.readyEndpoints = new FastGauge({ name: `${p}ready_endpoints`, help: 'Endpoints ready to receive requests.', labelNames: ['name'], registers, maxSeries });
     this.staleEndpoints = new FastGauge({ name: `${p}flow_control_stale_endpoints`, help: 'Candidates of the latest pick whose metrics were missing or older than the staleness threshold.', labelNames: ['detector'], registers, maxSeries });
-    this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: ['decision_type'], registers, maxSeries });
+    const decisionLabels: DecisionLabel[] = ['plugin_name', 'plugin_type', 'model_name', 'decision_type'];
+    this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: decisionLabels, registers, maxSeries });
+    this.pdDecisionTotal = new FastCounter({ name: `${p}pd_decision_total`, help: 'Decisions of pd-profile-handler by stages used.', labelNames: decisionLabels, registers, maxSeries });
     this.dataLayerPollErrors = new FastCounter({ name: `${p}datalayer_poll_errors_total`, help: 'Data-source polls that failed (connection refused, timeout, non-200 status).', labelNames: ['source_type'], registers, maxSeries });
     this.dataLayerExtractErrors = new FastCounter({ name: `${p}datalayer_extract_errors_total`, help: 'Data-source responses whose metrics an extractor could not read.', labelNames: ['source_type', 'extractor_type'], registers, maxSeries });
     if (twins) this.#registerTwins(registry);
@@ -235,6 +245,8 @@ export class SchedulerMetrics {
       ['inference_extension_plugin_duration_seconds', this.pluginDuration, sameLabels('extension_point', 'plugin_type', 'plugin_name')],
       ['inference_extension_info', this.info, sameLabels('commit', 'build_ref')],
       ['inference_pool_ready_pods', this.readyEndpoints, sameLabels('name')],
+      ['llm_d_inference_scheduler_disagg_decision_total', this.disaggDecisionTotal, sameLabels('model_name', 'decision_type')],
+      ['llm_d_inference_scheduler_pd_decision_total', this.pdDecisionTotal, sameLabels('model_name', 'decision_type')],
       ['llm_d_inference_scheduler_datalayer_poll_errors_total', this.dataLayerPollErrors, sameLabels('source_type')],
       ['llm_d_inference_scheduler_datalayer_extract_errors_total', this.dataLayerExtractErrors, sameLabels('source_type', 'extractor_type')],
     ];
@@ -254,6 +266,15 @@ export class SchedulerMetrics {
    * The bound per-request series of one label combination: one Map lookup per request instead
    * of one label hashing per metric call.
    */
+  /**
+   * Counts one disaggregated decision of `handler` for `model` (empty: `unknown`, as llm-d), in
+   * `pd_decision_total` for `pd-profile-handler` and `disagg_decision_total` for the others.
+   */
+  recordDisaggDecision(handler: { readonly type: string; readonly name: string }, model: string, decisionType: string): void {
+    const family = handler.type === 'pd-profile-handler' ? this.pdDecisionTotal : this.disaggDecisionTotal;
+    family.labels(handler.name, handler.type, model === '' ? 'unknown' : this.modelLabelOf(model), decisionType).inc();
+  }
+
   /** The label value of a model name: the configured `modelLabel` bound (unknown names share one value), else the name. */
   modelLabelOf(model: string): string {
     const label = this.#modelLabel;

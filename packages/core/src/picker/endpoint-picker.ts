@@ -130,6 +130,7 @@ export class EndpointPicker implements RequestScheduler {
   readonly #classifyDeps: ClassifyDeps;
   readonly #onHookError: EndpointPickerOptions['onHookError'];
   readonly #decisionType: ((result: SchedulingResult) => string) | undefined;
+  readonly #profileHandler: { readonly type: string; readonly name: string };
   readonly #unsubscribe: (() => void) | undefined;
   readonly #shared: DecisionShared;
   /** The cycle context of untraced requests, shared: it holds nothing request-specific. */
@@ -156,6 +157,7 @@ export class EndpointPicker implements RequestScheduler {
     this.#shared = new DecisionShared(this.pool, this.#clock, this.scheduler.lifecycle, this.metrics, this.#onHookError);
     this.admission = options.admission ?? createLegacyAdmissionController({ pool: this.pool, detector: options.saturationDetector, clock: this.#clock });
     this.#decisionType = config.profileHandler.decisionType?.bind(config.profileHandler);
+    this.#profileHandler = config.profileHandler;
     if (options.metrics !== undefined) {
       const gauge = options.metrics.readyEndpoints;
       const ready: { set(v: number): void } = options.poolName === undefined ? gauge : gauge.labels(options.poolName);
@@ -255,7 +257,7 @@ export class EndpointPicker implements RequestScheduler {
       // fallbacks are for forwarders that retry (the HTTP gateway reads `targets`).
       headers[DESTINATION_HEADER] = destination(picked);
       const targets = primaryResult instanceof LazyProfileResult ? primaryResult.withFallbacks(this.#fallbacks) : picked;
-      if (this.#decisionType !== undefined) metrics?.disaggDecisionTotal.labels(this.#decisionType(result)).inc();
+      if (this.#decisionType !== undefined) metrics?.recordDisaggDecision(this.#profileHandler, sreq.targetModel, this.#decisionType(result));
 
       const body = sreq.targetModel !== request.model && request.body !== undefined ? encoder.encode(JSON.stringify({ ...request.body, model: sreq.targetModel })) : request.rawBody;
       const tokens = requestPromptTokens(sreq) + (request.maxOutputTokens ?? 0);

@@ -54,7 +54,11 @@ async function pick(yaml: string) {
   const picker = new EndpointPicker({ pool, metrics, config: loadConfig(yaml, { registry, pool }) });
   const decision = await picker.pick(chat());
   decision.complete({ kind: 'success' });
-  const decisions = (await metrics.disaggDecisionTotal.get()).values.map((v) => [v.labels.decision_type, v.value]);
+  // llm-d counts pd-profile-handler's decisions in their own family, with the handler and the model.
+  expect((await metrics.disaggDecisionTotal.get()).values).toEqual([]);
+  const values = (await metrics.pdDecisionTotal.get()).values;
+  for (const v of values) expect(v.labels).toMatchObject({ plugin_type: 'pd-profile-handler', plugin_name: 'pd-profile-handler', model_name: 'm' });
+  const decisions = values.map((v) => [v.labels.decision_type, v.value]);
   return { decision, decisions };
 }
 
