@@ -10,6 +10,7 @@ import type { EppTransport } from '../grpc/options.js';
 /**
  * Parsed command line of `switchyard-epp`.
  * @public
+ * @category CLI
  */
 export interface EppCliArgs {
   /** EndpointPickerConfig file (YAML or JSON); llm-d defaults when absent. */
@@ -67,7 +68,10 @@ export interface EppCliArgs {
   readonly llmd: LlmdFlags;
 }
 
-/** Usage text of the CLI. @public */
+/**
+ * Usage text of the CLI. @public
+ * @category CLI
+ */
 export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,... | --endpoints-file FILE]
                       [--resources FILE]
                       [--grpc-port 9002] [--grpc-health-port 9003] [--metrics-port 9090] [--host ADDR]
@@ -139,6 +143,7 @@ function positive(flag: string, raw: string | undefined, min: number): number | 
  * Parses the command line.
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
  * @public
+ * @category CLI
  */
 export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   const { argv: ours, llmd } = takeLlmdFlags(argv);
@@ -229,6 +234,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
  * The defaults in which `switchyard-epp` differs from `startEpp` (`EPP_DEFAULTS`), on purpose:
  * llm-d's EPP trusts the classification headers Envoy forwards and serves health alone on 9003.
  * @public
+ * @category CLI
  */
 export const EPP_CLI_DEFAULTS: { readonly trustClassificationHeaders: boolean; readonly grpcHealthPort: number } = Object.freeze({
   trustClassificationHeaders: true,
@@ -252,6 +258,7 @@ function trustFlag(current: string | undefined, deprecated: string | undefined):
  * Splits an endpoint list: entries separated by commas, whitespace or newlines; `#` starts a
  * comment that runs to the end of the line. Used for `--endpoints` and `--endpoints-file`.
  * @public
+ * @category CLI
  */
 export function splitEndpoints(text: string): string[] {
   const out: string[] = [];

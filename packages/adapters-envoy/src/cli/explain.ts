@@ -6,7 +6,10 @@ import { flowControlPack } from '@switchyard/flow-control';
 import { createPrefixIndexMetrics, prefixIndexPack } from '@switchyard/prefix-index';
 import { splitEndpoints } from './args.js';
 
-/** Usage text of `switchyard-epp explain`. @public */
+/**
+ * Usage text of `switchyard-epp explain`. @public
+ * @category CLI
+ */
 export const EPP_EXPLAIN_USAGE = `Usage: switchyard-epp explain --config FILE --request body.json [--metrics SNAPSHOT]
                               [--endpoints ip:port,... | --endpoints-file FILE] [--resources FILE]
                               [--path P] [--header 'name: value']... [--json]
@@ -57,6 +60,7 @@ function parse(argv: readonly string[]) {
  * @returns the exit code: 0 decided, 1 rejected by scheduling
  * @throws SwitchyardError `CONFIG_INVALID` for bad flags, config or recording
  * @public
+ * @category CLI
  */
 export async function runEppExplain(argv: readonly string[], out: (text: string) => void): Promise<number> {
   const values = parse(argv);

@@ -5,6 +5,7 @@ import { SwitchyardError, durationOrError } from '@switchyard/core';
  * drive it (llm-d's `pkg/epp/server/options.go` names and defaults). Ours stay as they are;
  * these are translated to them, acted on directly, or accepted and reported as not acted on.
  * @public
+ * @category CLI
  */
 export interface LlmdFlags {
   /** `--config-text`: the EndpointPickerConfig inline. */

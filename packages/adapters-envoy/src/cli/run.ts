@@ -11,6 +11,7 @@ import { attachKubernetes } from './kubernetes.js';
 /**
  * Where the CLI writes and what stops it.
  * @public
+ * @category CLI
  */
 export interface EppCliIo {
   /** Standard output (usage). */
@@ -30,6 +31,7 @@ export interface EppCliIo {
  * endpoint picker and serves until `io.signal` aborts. Resolves with the exit code.
  * @throws SwitchyardError `CONFIG_INVALID` for bad flags or configuration; file errors as thrown by `fs`
  * @public
+ * @category CLI
  */
 export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<number> {
   if (argv[0] === 'explain') return runEppExplain(argv.slice(1), io.stdout);

@@ -4,6 +4,7 @@ import { ProtoWriter } from './writer.js';
 /**
  * Decodes `grpc.health.v1.HealthCheckRequest { string service = 1; }`.
  * @public
+ * @category Codec
  */
 export function decodeHealthCheckRequest(bytes: Buffer): { service: string } {
   const r = new ProtoReader(bytes);
@@ -19,6 +20,7 @@ export function decodeHealthCheckRequest(bytes: Buffer): { service: string } {
 /**
  * Encodes `grpc.health.v1.HealthCheckRequest`.
  * @public
+ * @category Codec
  */
 export function encodeHealthCheckRequest(m: { service?: string }): Buffer {
   const w = new ProtoWriter();
@@ -29,6 +31,7 @@ export function encodeHealthCheckRequest(m: { service?: string }): Buffer {
 /**
  * Encodes `grpc.health.v1.HealthCheckResponse { ServingStatus status = 1; }`.
  * @public
+ * @category Codec
  */
 export function encodeHealthCheckResponse(m: { status: number }): Buffer {
   const w = new ProtoWriter();
@@ -39,6 +42,7 @@ export function encodeHealthCheckResponse(m: { status: number }): Buffer {
 /**
  * Decodes `grpc.health.v1.HealthCheckResponse`.
  * @public
+ * @category Codec
  */
 export function decodeHealthCheckResponse(bytes: Buffer): { status: number } {
   const r = new ProtoReader(bytes);

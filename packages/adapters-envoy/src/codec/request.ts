@@ -46,6 +46,7 @@ function readMetadata(r: ProtoReader, end: number): WireMetadata {
  * views of `bytes`, not copies. Unknown fields are skipped.
  * @throws RangeError on malformed input
  * @public
+ * @category Codec
  */
 export function decodeProcessingRequest(bytes: Buffer): ProcessingRequest {
   const r = new ProtoReader(bytes);
@@ -79,6 +80,7 @@ export function decodeProcessingRequest(bytes: Buffer): ProcessingRequest {
 /**
  * Encodes a ProcessingRequest (what Envoy sends); used by test clients and simulators.
  * @public
+ * @category Codec
  */
 export function encodeProcessingRequest(m: ProcessingRequest): Buffer {
   const w = new ProtoWriter();

@@ -49,6 +49,7 @@ function writeImmediate(w: ProtoWriter, i: WireImmediateResponse): void {
  * Encodes an `envoy.service.ext_proc.v3.ProcessingResponse`. Body chunks are referenced until the
  * final buffer is assembled, so each body byte is copied once.
  * @public
+ * @category Codec
  */
 export function encodeProcessingResponse(m: ProcessingResponse): Buffer {
   const w = new ProtoWriter();
@@ -130,6 +131,7 @@ function readImmediate(r: ProtoReader, end: number): WireImmediateResponse {
  * Decodes a ProcessingResponse (what Envoy receives); used by test clients and simulators.
  * @throws RangeError on malformed input
  * @public
+ * @category Codec
  */
 export function decodeProcessingResponse(bytes: Buffer): ProcessingResponse {
   const r = new ProtoReader(bytes);

@@ -8,6 +8,7 @@ import type { EppTransport } from '../grpc/options.js';
 /**
  * The defaults of {@link EppOptions}: the type of {@link EPP_DEFAULTS}.
  * @public
+ * @category Options
  */
 export interface EppDefaults {
   /** Bind address of both ports. */
@@ -31,6 +32,7 @@ export interface EppDefaults {
 /**
  * {@link EppOptions} after {@link resolveEppOptions}.
  * @public
+ * @category Options
  */
 export type ResolvedEppOptions = Readonly<Omit<EppOptions, keyof EppDefaults | 'trustHeaders'>> & EppDefaults;
 
@@ -39,6 +41,7 @@ export type ResolvedEppOptions = Readonly<Omit<EppOptions, keyof EppDefaults | '
  * streams are read from their constants. The `switchyard-epp` CLI differs in one default on
  * purpose: it trusts classification headers (`EPP_CLI_DEFAULTS`), as llm-d's EPP does.
  * @public
+ * @category Options
  */
 export const EPP_DEFAULTS: EppDefaults = Object.freeze({
   host: EPP_SERVER_DEFAULTS.host,
@@ -71,6 +74,7 @@ const RULES: OptionRules<EppDefaults> = {
  * and the config's `metrics-data-source` interval) and are checked when given.
  * @throws SwitchyardError `CONFIG_INVALID` whose `field` and message name the bad option (`epp.grpcPort`)
  * @public
+ * @category Options
  */
 export function resolveEppOptions(options: EppOptions): ResolvedEppOptions {
   const scope = 'epp';

@@ -5,6 +5,7 @@ import type { EppServerStats } from '../grpc/options.js';
 /**
  * Anything that renders Prometheus text: a prom-client `Registry` fits, as does a plain function.
  * @public
+ * @category EPP
  */
 export interface MetricsSource {
   /** Prometheus exposition text. */
@@ -14,6 +15,7 @@ export interface MetricsSource {
 /**
  * A running `/metrics` HTTP server.
  * @public
+ * @category EPP
  */
 export interface MetricsHttpServer {
   /** Bound port. */

@@ -15,6 +15,7 @@ import { formatServerStats, startMetricsServer, type MetricsHttpServer, type Met
  * Options of {@link startEpp}: a whole endpoint picker from an EndpointPickerConfig. The defaults
  * are `EPP_DEFAULTS`, applied and checked once by `resolveEppOptions`.
  * @public
+ * @category EPP
  */
 export interface EppOptions {
   /** EndpointPickerConfig text (YAML or JSON); llm-d defaults when absent. */
@@ -126,6 +127,7 @@ export interface EppOptions {
 /**
  * A running endpoint picker.
  * @public
+ * @category EPP
  */
 export interface RunningEpp {
   /** The gRPC server. */
@@ -179,6 +181,7 @@ function startScraper(o: { pool: EndpointPool; clock: Clock; intervalMs: number;
  * gRPC server and `/metrics`, and logs the effective configuration. This is what the
  * `switchyard-epp` command runs.
  * @public
+ * @category EPP
  */
 export async function startEpp(input: EppOptions): Promise<RunningEpp> {
   // Resolved once, before anything starts: a bad option is a CONFIG_INVALID naming it (`epp.grpcPort`).

@@ -3,16 +3,26 @@ import { EventEmitter } from 'eventemitter3';
 /**
  * `grpc.health.v1.HealthCheckResponse.ServingStatus` values.
  * @public
+ * @category Server
  */
 export const ServingStatus = { UNKNOWN: 0, SERVING: 1, NOT_SERVING: 2, SERVICE_UNKNOWN: 3 } as const;
 
-/** A serving status value. @public */
+/**
+ * A serving status value. @public
+ * @category Server
+ */
 export type ServingStatusValue = (typeof ServingStatus)[keyof typeof ServingStatus];
 
-/** Service name Envoy health-checks the ext_proc port with. @public */
+/**
+ * Service name Envoy health-checks the ext_proc port with. @public
+ * @category Server
+ */
 export const EXT_PROC_SERVICE_NAME = 'envoy.service.ext_proc.v3.ExternalProcessor';
 
-/** Events of {@link HealthState}. @public */
+/**
+ * Events of {@link HealthState}. @public
+ * @category Server
+ */
 export interface HealthStateEvents {
   /** Readiness changed. */
   change: [];
@@ -23,6 +33,7 @@ export interface HealthStateEvents {
  * `liveness` is SERVING while the process runs; `readiness`, the ext_proc service name and `""`
  * are SERVING while the picker is ready and not shutting down; any other name is SERVICE_UNKNOWN.
  * @public
+ * @category Server
  */
 export class HealthState extends EventEmitter<HealthStateEvents> {
   #ready: boolean;

@@ -5,6 +5,7 @@ import type { HealthState } from './health.js';
 /**
  * TLS material for the gRPC port (PEM contents, not paths). Without it the port is plaintext.
  * @public
+ * @category Server
  */
 export interface EppTlsOptions {
   /** Certificate chain, PEM. */
@@ -16,12 +17,14 @@ export interface EppTlsOptions {
 /**
  * The gRPC server implementation of {@link startEppServer}.
  * @public
+ * @category Server
  */
 export type EppTransport = 'grpc-js' | 'http2';
 
 /**
  * HTTP/2 keepalive pings from the server, which detect dead proxy connections.
  * @public
+ * @category Server
  */
 export interface EppKeepaliveOptions {
   /**
@@ -41,6 +44,7 @@ export interface EppKeepaliveOptions {
  * are `EPP_SERVER_DEFAULTS` (and the stream's `EXT_PROC_STREAM_DEFAULTS`), applied and checked
  * once by `resolveEppServerOptions`.
  * @public
+ * @category Server
  */
 export interface EppServerOptions extends ExtProcStreamOptions {
   /**
@@ -96,6 +100,7 @@ export interface EppServerOptions extends ExtProcStreamOptions {
 /**
  * Counters of a running server.
  * @public
+ * @category Server
  */
 export interface EppServerStats {
   /** Open ext_proc streams. */
@@ -113,6 +118,7 @@ export interface EppServerStats {
 /**
  * A running endpoint-picker gRPC server.
  * @public
+ * @category Server
  */
 export interface EppServer {
   /** Bound port (useful with port 0). */

@@ -5,6 +5,7 @@ import type { EppKeepaliveOptions, EppServerOptions, EppTransport } from './opti
 /**
  * The defaults of {@link EppServerOptions} beyond the stream's: the type of {@link EPP_SERVER_DEFAULTS}.
  * @public
+ * @category Options
  */
 export interface EppServerDefaults {
   /** Interface to bind. */
@@ -24,6 +25,7 @@ export interface EppServerDefaults {
 /**
  * {@link EppServerOptions} after {@link resolveEppServerOptions}.
  * @public
+ * @category Options
  */
 export type ResolvedEppServerOptions = ResolvedExtProcStreamOptions & Readonly<Omit<EppServerOptions, keyof EppServerDefaults | keyof ResolvedExtProcStreamOptions | 'trustHeaders'>> & EppServerDefaults;
 
@@ -31,6 +33,7 @@ export type ResolvedEppServerOptions = ResolvedExtProcStreamOptions & Readonly<O
  * The defaults of `startEppServer`'s own options, stated once (the stream options' are
  * `EXT_PROC_STREAM_DEFAULTS`).
  * @public
+ * @category Options
  */
 export const EPP_SERVER_DEFAULTS: EppServerDefaults = Object.freeze({
   host: '0.0.0.0',
@@ -60,6 +63,7 @@ const RULES: OptionRules<EppServerDefaults> = {
  * checked when given.
  * @throws SwitchyardError `CONFIG_INVALID` whose `field` and message name the bad option (`eppServer.port`)
  * @public
+ * @category Options
  */
 export function resolveEppServerOptions(options: EppServerOptions): ResolvedEppServerOptions {
   const scope = 'eppServer';

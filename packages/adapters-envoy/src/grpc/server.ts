@@ -18,6 +18,7 @@ import { resolveEppServerOptions } from './server-defaults.js';
  * process.on('SIGTERM', () => void server.close());
  * ```
  * @public
+ * @category Server
  */
 export async function startEppServer(input: EppServerOptions): Promise<EppServer> {
   // Resolved once, before anything is loaded or bound: a bad option is a CONFIG_INVALID naming it.

@@ -6,6 +6,7 @@ import type { ExtProcStreamOptions } from './types.js';
 /**
  * The defaults of {@link ExtProcStreamOptions}: the type of {@link EXT_PROC_STREAM_DEFAULTS}.
  * @public
+ * @category Options
  */
 export interface ExtProcStreamDefaults {
   /** Largest request body accepted. */
@@ -24,6 +25,7 @@ export interface ExtProcStreamDefaults {
  * {@link ExtProcStreamOptions} after {@link resolveExtProcStreamOptions}: every defaulted option
  * present and checked, the deprecated `trustHeaders` folded into `trustClassificationHeaders`.
  * @public
+ * @category Options
  */
 export type ResolvedExtProcStreamOptions = Readonly<Omit<ExtProcStreamOptions, keyof ExtProcStreamDefaults | 'trustHeaders'>> & ExtProcStreamDefaults;
 
@@ -32,6 +34,7 @@ export type ResolvedExtProcStreamOptions = Readonly<Omit<ExtProcStreamOptions, k
  * false here as in every library API (docs/security.md); the `switchyard-epp` CLI passes true,
  * as llm-d's EPP trusts what Envoy forwards.
  * @public
+ * @category Options
  */
 export const EXT_PROC_STREAM_DEFAULTS: ExtProcStreamDefaults = Object.freeze({
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
@@ -59,6 +62,7 @@ const resolved = new WeakSet<object>();
  * @param scope - the options' path in errors (`extProc`, `eppServer`)
  * @throws SwitchyardError `CONFIG_INVALID` whose `field` and message name the bad option
  * @public
+ * @category Options
  */
 export function resolveExtProcStreamOptions(options: ExtProcStreamOptions, scope = 'extProc'): ResolvedExtProcStreamOptions {
   if (resolved.has(options)) return options as unknown as ResolvedExtProcStreamOptions;

@@ -26,6 +26,7 @@ import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from '
 /**
  * Where a stream is in the HTTP exchange it processes.
  * @public
+ * @category Stream
  */
 export type StreamPhase = 'request-headers' | 'request-body' | 'scheduling' | 'forwarded' | 'response' | 'done';
 
@@ -40,6 +41,7 @@ export type StreamPhase = 'request-headers' | 'request-body' | 'scheduling' | 'f
  * trailers reply when trailers ended the body. Response path: see `ResponsePhase` (stream/response-phase.ts). The
  * decision's lifecycle completes exactly once: at response end, on cancel, or on stream end/error.
  * @public
+ * @category Stream
  */
 export class ExtProcStream {
   readonly #sink: ExtProcSink;

@@ -17,12 +17,14 @@ import type { ProcessingResponse } from '../wire/messages.js';
  * Turns a buffered HTTP request into an `InferenceRequest`: core's `parseRequest` unless
  * replaced. Throws a SwitchyardError (`BAD_REQUEST`, `PAYLOAD_TOO_LARGE`) on bad input.
  * @public
+ * @category Stream
  */
 export type ParseRequestFn = (input: RequestInput, options: ParseOptions) => InferenceRequest;
 
 /**
  * Where a stream's replies go. The gRPC binding writes to the call; unit tests collect them.
  * @public
+ * @category Stream
  */
 export interface ExtProcSink {
   /** Sends one message to the proxy. */
@@ -39,6 +41,7 @@ export interface ExtProcSink {
 /**
  * Hooks for metrics and logs; every member optional.
  * @public
+ * @category Stream
  */
 export interface ExtProcObserver {
   /** A request was scheduled; `latencyMs` spans end of body → decision (queueing included). */
@@ -55,6 +58,7 @@ export interface ExtProcObserver {
  * Configuration shared by every stream of a server. The defaults are `EXT_PROC_STREAM_DEFAULTS`,
  * applied and checked once by `resolveExtProcStreamOptions`.
  * @public
+ * @category Stream
  */
 export interface ExtProcStreamOptions {
   /** The picker (core's `EndpointPicker` or anything implementing `RequestScheduler`). */

@@ -4,7 +4,10 @@
  * Only the fields the endpoint picker reads or writes are typed.
  */
 
-/** One header as Envoy sends it: the value is in `raw_value` (bytes), or in `value` for older proxies. @public */
+/**
+ * One header as Envoy sends it: the value is in `raw_value` (bytes), or in `value` for older proxies. @public
+ * @category Codec
+ */
 export interface WireHeaderValue {
   /** Lower-case header name (pseudo headers start with `:`). */
   readonly key: string;
@@ -14,13 +17,19 @@ export interface WireHeaderValue {
   readonly raw_value?: Uint8Array | undefined;
 }
 
-/** A list of headers. @public */
+/**
+ * A list of headers. @public
+ * @category Codec
+ */
 export interface WireHeaderMap {
   /** The headers, in wire order. */
   readonly headers?: readonly WireHeaderValue[] | undefined;
 }
 
-/** `google.protobuf.Value` in protobufjs object form (one member set). @public */
+/**
+ * `google.protobuf.Value` in protobufjs object form (one member set). @public
+ * @category Codec
+ */
 export interface WireValue {
   /** Null marker. */
   readonly nullValue?: number | string | undefined;
@@ -36,19 +45,28 @@ export interface WireValue {
   readonly listValue?: { readonly values?: readonly WireValue[] | undefined } | undefined;
 }
 
-/** `google.protobuf.Struct` in protobufjs object form. @public */
+/**
+ * `google.protobuf.Struct` in protobufjs object form. @public
+ * @category Codec
+ */
 export interface WireStruct {
   /** Fields by name. */
   readonly fields?: Readonly<Record<string, WireValue>> | undefined;
 }
 
-/** `envoy.config.core.v3.Metadata`: metadata by filter namespace. @public */
+/**
+ * `envoy.config.core.v3.Metadata`: metadata by filter namespace. @public
+ * @category Codec
+ */
 export interface WireMetadata {
   /** Untyped metadata per namespace (e.g. `envoy.lb`, `envoy.lb.subset_hint`). */
   readonly filter_metadata?: Readonly<Record<string, WireStruct>> | undefined;
 }
 
-/** Request or response headers. @public */
+/**
+ * Request or response headers. @public
+ * @category Codec
+ */
 export interface WireHttpHeaders {
   /** The headers. */
   readonly headers?: WireHeaderMap | undefined;
@@ -56,7 +74,10 @@ export interface WireHttpHeaders {
   readonly end_of_stream?: boolean | undefined;
 }
 
-/** One body chunk. @public */
+/**
+ * One body chunk. @public
+ * @category Codec
+ */
 export interface WireHttpBody {
   /** Chunk bytes. */
   readonly body?: Uint8Array | undefined;
@@ -64,13 +85,19 @@ export interface WireHttpBody {
   readonly end_of_stream?: boolean | undefined;
 }
 
-/** Trailers. @public */
+/**
+ * Trailers. @public
+ * @category Codec
+ */
 export interface WireHttpTrailers {
   /** The trailers. */
   readonly trailers?: WireHeaderMap | undefined;
 }
 
-/** Which member of `ProcessingRequest.request` is set. @public */
+/**
+ * Which member of `ProcessingRequest.request` is set. @public
+ * @category Codec
+ */
 export type ProcessingRequestKind =
   | 'request_headers'
   | 'response_headers'
@@ -79,7 +106,10 @@ export type ProcessingRequestKind =
   | 'request_trailers'
   | 'response_trailers';
 
-/** A message from Envoy to the processor. @public */
+/**
+ * A message from Envoy to the processor. @public
+ * @category Codec
+ */
 export interface ProcessingRequest {
   /** Discriminator of the oneof (set by proto-loader with `oneofs: true`). */
   readonly request?: ProcessingRequestKind | undefined;
@@ -101,13 +131,19 @@ export interface ProcessingRequest {
   readonly observability_mode?: boolean | undefined;
 }
 
-/** `envoy.config.core.v3.HeaderValueOption` with `raw_value` set (Envoy reads `raw_value`). @public */
+/**
+ * `envoy.config.core.v3.HeaderValueOption` with `raw_value` set (Envoy reads `raw_value`). @public
+ * @category Codec
+ */
 export interface WireHeaderValueOption {
   /** Header to set; only `key` and `raw_value` are filled. */
   readonly header: { readonly key: string; readonly raw_value: Uint8Array };
 }
 
-/** Header edits. @public */
+/**
+ * Header edits. @public
+ * @category Codec
+ */
 export interface WireHeaderMutation {
   /** Headers to set (overwrite). */
   readonly set_headers?: readonly WireHeaderValueOption[];
@@ -115,7 +151,10 @@ export interface WireHeaderMutation {
   readonly remove_headers?: readonly string[];
 }
 
-/** A streamed body chunk in a FULL_DUPLEX_STREAMED reply. @public */
+/**
+ * A streamed body chunk in a FULL_DUPLEX_STREAMED reply. @public
+ * @category Codec
+ */
 export interface WireStreamedBodyResponse {
   /** Chunk bytes. */
   readonly body: Uint8Array;
@@ -123,7 +162,10 @@ export interface WireStreamedBodyResponse {
   readonly end_of_stream: boolean;
 }
 
-/** The common part of header and body replies. @public */
+/**
+ * The common part of header and body replies. @public
+ * @category Codec
+ */
 export interface WireCommonResponse {
   /** Header edits. */
   readonly header_mutation?: WireHeaderMutation;
@@ -133,7 +175,10 @@ export interface WireCommonResponse {
   readonly clear_route_cache?: boolean;
 }
 
-/** A local reply that ends the HTTP request at the proxy. @public */
+/**
+ * A local reply that ends the HTTP request at the proxy. @public
+ * @category Codec
+ */
 export interface WireImmediateResponse {
   /** HTTP status (the enum value equals the code). */
   readonly status: { readonly code: number };
@@ -145,7 +190,10 @@ export interface WireImmediateResponse {
   readonly details?: string;
 }
 
-/** A message from the processor to Envoy (exactly one member of the oneof set). @public */
+/**
+ * A message from the processor to Envoy (exactly one member of the oneof set). @public
+ * @category Codec
+ */
 export interface ProcessingResponse {
   /** Reply to request headers. */
   readonly request_headers?: { readonly response: WireCommonResponse };

@@ -7,6 +7,7 @@ import { GATEWAY_SHARED_STATE_FLAGS, GATEWAY_SHARED_STATE_USAGE, redisUrlFlag } 
 /**
  * Parsed command line of `switchyard-gateway`.
  * @public
+ * @category CLI
  */
 export interface GatewayCliArgs {
   /** EndpointPickerConfig file (YAML or JSON), optionally with a `gateway` section. */
@@ -44,7 +45,10 @@ export interface GatewayCliArgs {
   readonly help: boolean;
 }
 
-/** Usage text of the CLI. @public */
+/**
+ * Usage text of the CLI. @public
+ * @category CLI
+ */
 export const GATEWAY_USAGE = `Usage: switchyard-gateway [--config FILE | --profile switchyard|llm-d] [--endpoints ip:port,...] [--resources FILE] [--port N] [--host ADDR] [--console] [--decision-trace-header]
                           [--trust-classification-headers true|false]
                           [--log-level info] [--log-format auto|json|pretty] [--otel]
@@ -91,6 +95,7 @@ ${kubernetesCliUsage('gateway')}${GATEWAY_SHARED_STATE_USAGE}`;
  * Parses the command line.
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
  * @public
+ * @category CLI
  */
 export function parseGatewayArgs(argv: readonly string[]): GatewayCliArgs {
   let values;

@@ -11,6 +11,7 @@ import { attachKubernetes } from './kubernetes.js';
 /**
  * I/O of {@link runGatewayCli}, injectable for tests.
  * @public
+ * @category CLI
  */
 export interface GatewayCliIo {
   /** Writes a line of output (help text). */
@@ -26,6 +27,7 @@ export interface GatewayCliIo {
 /**
  * A started CLI gateway, or the exit code when it did not start (help, bad arguments, bad config).
  * @public
+ * @category CLI
  */
 export type GatewayCliResult = { readonly kind: 'running'; readonly gateway: Gateway; readonly url: string } | { readonly kind: 'exit'; readonly code: number };
 
@@ -33,6 +35,7 @@ export type GatewayCliResult = { readonly kind: 'running'; readonly gateway: Gat
  * Runs `switchyard-gateway` with `argv` (without node and script): parses flags, loads the config
  * file, builds the gateway and starts listening. Errors are printed, never thrown.
  * @public
+ * @category CLI
  */
 export async function runGatewayCli(argv: readonly string[], io: GatewayCliIo): Promise<GatewayCliResult> {
   try {

@@ -64,6 +64,7 @@ export interface PoolBuildContext {
 /**
  * A running pool: what the gateway routes to, plus what must be stopped on shutdown.
  * @public
+ * @category Config
  */
 export interface BuiltPool {
   /** The pool as the gateway sees it. */

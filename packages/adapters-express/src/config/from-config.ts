@@ -24,6 +24,7 @@ import { gatewaySharedState } from './shared-state.js';
 /**
  * Options of {@link createGatewayFromConfig}.
  * @public
+ * @category Config
  */
 export interface GatewayFromConfigOptions {
   /** EndpointPickerConfig with an optional `gateway` section: YAML/JSON text or a parsed document. Omitted: llm-d defaults. */
@@ -104,6 +105,7 @@ export interface GatewayFromConfigOptions {
 /**
  * A gateway built from a config: the handler, its pools, and an HTTP server on demand.
  * @public
+ * @category Config
  */
 export interface Gateway {
   /** The request handler (use it in your own server, or call {@link Gateway.listen}). */
@@ -137,6 +139,7 @@ export interface Gateway {
  * ```
  * @throws SwitchyardError `CONFIG_INVALID` naming the path and the problem
  * @public
+ * @category Config
  */
 export async function createGatewayFromConfig(options: GatewayFromConfigOptions = {}): Promise<Gateway> {
   const where = options.configPath ?? 'config';

@@ -9,6 +9,7 @@ const URL_CACHE_SIZE = 4096;
 /**
  * Options of {@link createUndiciMetricsFetcher}.
  * @public
+ * @category Config
  */
 export interface UndiciMetricsFetcherOptions {
   /** Largest accepted body. @defaultValue 16 MiB */
@@ -22,6 +23,7 @@ export interface UndiciMetricsFetcherOptions {
 /**
  * A `MetricsFetcher` that can be closed.
  * @public
+ * @category Config
  */
 export interface ClosableMetricsFetcher extends MetricsFetcher {
   /** Closes the keep-alive connections. */
@@ -34,6 +36,7 @@ export interface ClosableMetricsFetcher extends MetricsFetcher {
  * HTTP client (core's `node:http` fetcher); these share the forwarding path's undici code, which
  * the request traffic keeps hot, and cost a fraction of the CPU per poll under load.
  * @public
+ * @category Config
  */
 export function createUndiciMetricsFetcher(options: UndiciMetricsFetcherOptions = {}): ClosableMetricsFetcher {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;

@@ -9,6 +9,7 @@ const positiveMs = z.number().positive();
  * An endpoint as written in the gateway section: `ip:port` or an object with id, labels and
  * metrics port.
  * @public
+ * @category Config
  */
 export const gatewayEndpointSchema = z.union([
   z.string().min(1),
@@ -45,6 +46,7 @@ const routeSchema = z.strictObject({
  * The `gateway` section Switchyard adds to an llm-d EndpointPickerConfig document. It is removed
  * before the llm-d loader sees the document, so the rest loads as is.
  * @public
+ * @category Config
  */
 export const gatewaySectionSchema = z
   .strictObject({
@@ -140,17 +142,20 @@ export const gatewaySectionSchema = z
 /**
  * The `gateway` section after validation and defaulting.
  * @public
+ * @category Config
  */
 export type GatewaySection = z.output<typeof gatewaySectionSchema>;
 
 /**
  * The `gateway` section as written.
  * @public
+ * @category Config
  */
 export type GatewaySectionInput = z.input<typeof gatewaySectionSchema>;
 
 /**
  * An endpoint entry of the gateway section.
  * @public
+ * @category Config
  */
 export type GatewayEndpointInput = z.output<typeof gatewayEndpointSchema>;

@@ -3,6 +3,7 @@ import { ENDPOINT_ROTATION_DEFAULTS } from '../gateway/rotation.js';
 /**
  * `gateway.listen`: where `Gateway.listen()` and the CLI listen when no port or host is given.
  * @public
+ * @category Config
  */
 export interface GatewayListenSettings {
   /** TCP port (0: any free port). @defaultValue 8080 */
@@ -15,6 +16,7 @@ export interface GatewayListenSettings {
  * `gateway.circuitBreaker`: the rotation that takes failing endpoints out (`EndpointRotation`,
  * whose options the other keys are, with their defaults from `ENDPOINT_ROTATION_DEFAULTS`).
  * @public
+ * @category Config
  */
 export interface CircuitBreakerSettings {
   /** Put the rotation in front of each pool. @defaultValue true */
@@ -33,6 +35,7 @@ export interface CircuitBreakerSettings {
  * The keys of the `gateway` config section that are not handler options (those default to
  * `GATEWAY_DEFAULTS`) and have a plain default: the type of {@link GATEWAY_SECTION_DEFAULTS}.
  * @public
+ * @category Config
  */
 export interface GatewaySectionSettings {
   /** See {@link GatewayListenSettings}. */
@@ -46,6 +49,7 @@ export interface GatewaySectionSettings {
  * to them (the handler options default to `GATEWAY_DEFAULTS`, the rotation's to
  * `ENDPOINT_ROTATION_DEFAULTS`, which `circuitBreaker` reads).
  * @public
+ * @category Config
  */
 export const GATEWAY_SECTION_DEFAULTS: {
   readonly listen: Required<GatewayListenSettings>;

@@ -6,6 +6,7 @@ import type { GatewayOptions } from '../gateway/options.js';
  * A request as Express (or Connect) hands it over: a node request, possibly with a body already
  * read by a body parser.
  * @public
+ * @category Framework adapters
  */
 export type ExpressLikeRequest = IncomingMessage & { body?: unknown; _body?: boolean };
 
@@ -14,6 +15,7 @@ export type ExpressLikeRequest = IncomingMessage & { body?: unknown; _body?: boo
  * else. Its signature uses node's types only, so the library needs nothing from `express` at
  * runtime or in its typings; Express accepts it as a `RequestHandler`.
  * @public
+ * @category Framework adapters
  */
 export interface SwitchyardMiddleware {
   (req: ExpressLikeRequest, res: ServerResponse, next: (err?: unknown) => void): void;
@@ -66,6 +68,7 @@ function warnParsedBody(): void {
  * app.listen(8080);
  * ```
  * @public
+ * @category Framework adapters
  */
 export function switchyard(gateway: GatewayHandler | GatewayOptions): SwitchyardMiddleware {
   const handler = typeof gateway === 'function' ? gateway : createGatewayHandler(gateway);

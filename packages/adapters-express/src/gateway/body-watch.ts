@@ -5,6 +5,7 @@ import { MemberList, type Membership } from './member-list.js';
 /**
  * Limits on request bodies being read, shared by every request of one gateway.
  * @public
+ * @category Gateway options
  */
 export interface BodyLimits {
   /** Time allowed from the request head to the last body byte. */

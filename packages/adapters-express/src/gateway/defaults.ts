@@ -5,6 +5,7 @@ import { DEFAULT_INFERENCE_PATHS, type FailureMode, type GatewayOptions, type Up
 /**
  * Every option of {@link UpstreamOptions} with its value after resolution.
  * @public
+ * @category Gateway options
  */
 export type ResolvedUpstreamOptions = { readonly [K in keyof UpstreamOptions]-?: number };
 
@@ -12,6 +13,7 @@ export type ResolvedUpstreamOptions = { readonly [K in keyof UpstreamOptions]-?:
  * The defaults of {@link GatewayOptions} (the options that have a plain default): the type of
  * {@link GATEWAY_DEFAULTS}.
  * @public
+ * @category Gateway options
  */
 export type GatewayDefaults = {
   readonly [K in
@@ -24,6 +26,7 @@ export type GatewayDefaults = {
  * {@link GatewayOptions} after {@link resolveGatewayOptions}: every defaulted option present and
  * checked, the collaborators (scheduler, models, dispatcher, hooks...) as given.
  * @public
+ * @category Gateway options
  */
 export type ResolvedGatewayOptions = Readonly<Omit<GatewayOptions, keyof GatewayDefaults>> & GatewayDefaults;
 
@@ -33,6 +36,7 @@ export type ResolvedGatewayOptions = Readonly<Omit<GatewayOptions, keyof Gateway
  * `@defaultValue` tags of {@link GatewayOptions} and the option tables of docs/gateway.md are
  * tested against them.
  * @public
+ * @category Gateway options
  */
 export const GATEWAY_DEFAULTS: GatewayDefaults = Object.freeze({
   poolName: 'default',
@@ -104,6 +108,7 @@ const GATEWAY_RULES: OptionRules<GatewayDefaults> = {
  * @throws SwitchyardError `CONFIG_INVALID` whose `field` and message name the bad option
  * (`gateway.upstream.maxAttempts: must be an integer from 1 to 10, got 0`)
  * @public
+ * @category Gateway options
  */
 export function resolveGatewayOptions(options: GatewayOptions): ResolvedGatewayOptions {
   return Object.freeze({ ...options, ...resolveOptions('gateway', options, GATEWAY_DEFAULTS, GATEWAY_RULES) });
@@ -113,6 +118,7 @@ export function resolveGatewayOptions(options: GatewayOptions): ResolvedGatewayO
  * The defaults of `GatewayHandler.close(options)` (`CloseOptions`); the `gateway.shutdownGraceMs`
  * config key defaults to `graceMs`.
  * @public
+ * @category Gateway options
  */
 export const GATEWAY_CLOSE_DEFAULTS: { readonly graceMs: number } = Object.freeze({ graceMs: 30_000 });
 
@@ -120,6 +126,7 @@ export const GATEWAY_CLOSE_DEFAULTS: { readonly graceMs: number } = Object.freez
  * Resolves the options of `GatewayHandler.close`.
  * @throws SwitchyardError `CONFIG_INVALID` naming `gateway.close.graceMs` when it is not a number ≥ 0
  * @public
+ * @category Gateway options
  */
 export function resolveGatewayCloseOptions(options: { readonly graceMs?: number | undefined } | undefined): { readonly graceMs: number } {
   return resolveOptions('gateway.close', options, GATEWAY_CLOSE_DEFAULTS, { graceMs: optionRules.nonNegativeNumber });

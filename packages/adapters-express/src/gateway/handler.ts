@@ -12,6 +12,7 @@ import { resolveGatewayCloseOptions } from './defaults.js';
 /**
  * Per-call options of {@link GatewayHandler.handle}, used by framework wrappers.
  * @public
+ * @category Gateway options
  */
 export interface HandleOptions {
   /** The request body, when a framework already read it (the stream is then not read again). */
@@ -28,6 +29,7 @@ export interface HandleOptions {
 /**
  * Options of {@link GatewayHandler.close}.
  * @public
+ * @category Gateway options
  */
 export interface CloseOptions {
   /**
@@ -41,6 +43,7 @@ export interface CloseOptions {
  * A `node:http` request listener that is a whole inference gateway, plus its lifecycle.
  * Use it as `http.createServer(handler)`; the Express and Fastify wrappers call {@link GatewayHandler.handle}.
  * @public
+ * @category Gateway options
  */
 export interface GatewayHandler {
   /** Serves one request; unknown paths go to `next` when given, else get 404. */
@@ -74,6 +77,7 @@ export interface GatewayHandler {
  * ```
  * @throws SwitchyardError `CONFIG_INVALID` on invalid options
  * @public
+ * @category Gateway
  */
 export function createGatewayHandler(options: GatewayOptions): GatewayHandler {
   const rt = createRuntime(options);

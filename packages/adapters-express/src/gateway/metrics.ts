@@ -4,12 +4,14 @@ import { FastCounter, FastGauge, FastHistogram } from '@switchyard/core';
 /**
  * Route label of `switchyard_gateway_requests_total`.
  * @public
+ * @category Metrics
  */
 export type GatewayRoute = 'inference' | 'models' | 'healthz' | 'readyz' | 'metrics' | 'unknown';
 
 /**
  * A counter child bound to its labels.
  * @public
+ * @category Metrics
  */
 export interface BoundCounter {
   /** Adds `value` (default 1). */
@@ -19,6 +21,7 @@ export interface BoundCounter {
 /**
  * A gauge child bound to its labels.
  * @public
+ * @category Metrics
  */
 export interface BoundGauge {
   /** Adds 1. */
@@ -30,6 +33,7 @@ export interface BoundGauge {
 /**
  * A histogram child bound to its labels.
  * @public
+ * @category Metrics
  */
 export interface BoundHistogram {
   /** Records one value. */
@@ -39,6 +43,7 @@ export interface BoundHistogram {
 /**
  * The per-request metrics of one pool, with labels bound once (no label hashing per request).
  * @public
+ * @category Metrics
  */
 export interface PoolMetrics {
   /** `switchyard_gateway_scheduling_requests{pool}`. */
@@ -71,6 +76,7 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * hot path records with plain field updates. Scheduler and flow-control metrics (`llm_d_epp_*`) come from their own components and
  * are served together on `/metrics`.
  * @public
+ * @category Metrics
  */
 export class GatewayMetrics {
   /** Registry holding these metrics. */

@@ -11,6 +11,7 @@ import type { EndpointRotation } from './rotation.js';
  * `FailClose` answers 500 `rejected-internal`; `FailOpen` forwards to a ready endpoint chosen
  * without scheduling (round-robin over the pool's endpoints).
  * @public
+ * @category Gateway options
  */
 export type FailureMode = 'FailClose' | 'FailOpen';
 
@@ -18,12 +19,14 @@ export type FailureMode = 'FailClose' | 'FailOpen';
  * Maps an (authenticated) request to a classification: fairness id, objective, model rewrite.
  * Runs after parsing; its result wins over any header. Throw a `SwitchyardError` to reject.
  * @public
+ * @category Gateway options
  */
 export type ClassifyHook = (req: IncomingMessage, request: InferenceRequest) => Classification | undefined | Promise<Classification | undefined>;
 
 /**
  * Upstream connection settings (defaults: `GATEWAY_DEFAULTS.upstream`).
  * @public
+ * @category Gateway options
  */
 export interface UpstreamOptions {
   /**
@@ -65,6 +68,7 @@ export interface UpstreamOptions {
  * or `models` (a model registry over several pools). The defaults are `GATEWAY_DEFAULTS`, applied
  * and checked once by `resolveGatewayOptions`.
  * @public
+ * @category Gateway options
  */
 export interface GatewayOptions {
   /** Single-pool gateway: the scheduler (e.g. an `EndpointPicker`). */
@@ -169,6 +173,7 @@ export interface GatewayOptions {
 /**
  * The paths answered as inference requests by default.
  * @public
+ * @category Gateway
  */
 export const DEFAULT_INFERENCE_PATHS: readonly string[] = [
   '/v1/chat/completions',

@@ -5,6 +5,7 @@ import type { EndpointRotation } from './rotation.js';
  * One inference pool behind the gateway: the scheduler that picks its endpoints and, optionally,
  * the endpoint pool and circuit breaker the gateway consults.
  * @public
+ * @category Gateway options
  */
 export interface GatewayPool {
   /** Pool name (metrics label `pool`, `owned_by` in `/v1/models`). */

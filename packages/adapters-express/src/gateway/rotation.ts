@@ -5,6 +5,7 @@ import type { Clock, Endpoint, EndpointSpec, OptionRules, TimerHandle } from '@s
 /**
  * Options of {@link EndpointRotation}.
  * @public
+ * @category Gateway options
  */
 export interface EndpointRotationOptions {
   /** The pool discovery and the metrics scraper maintain. */
@@ -39,6 +40,7 @@ export interface EndpointRotationOptions {
  * The defaults of {@link EndpointRotationOptions}, stated once: the rotation resolves its options
  * against them, and the `gateway.circuitBreaker` config section defaults to them.
  * @public
+ * @category Gateway
  */
 export const ENDPOINT_ROTATION_DEFAULTS: {
   readonly failureThreshold: number;
@@ -74,6 +76,7 @@ export function resolveRotationOptions(input: unknown): Readonly<RotationDefault
 /**
  * Events of {@link EndpointRotation}.
  * @public
+ * @category Gateway options
  */
 export interface EndpointRotationEvents {
   /** An endpoint was taken out of rotation. */
@@ -104,6 +107,7 @@ const specOf = (e: Endpoint): EndpointSpec => ({ id: e.id, address: e.address, l
  * without metrics, after `probeAfterMs`; the next success closes the breaker, a failure opens it
  * again.
  * @public
+ * @category Gateway
  */
 export class EndpointRotation extends EventEmitter<EndpointRotationEvents> {
   /** The pool to schedule over: the source pool without endpoints out of rotation. */

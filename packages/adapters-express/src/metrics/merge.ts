@@ -18,6 +18,7 @@ function seriesOf(line: string): string {
  * single `# HELP`/`# TYPE` header, and a series that appears twice keeps its first value, so
  * `promtool check metrics` sees no duplicates.
  * @public
+ * @category Metrics
  */
 export function mergeExpositions(texts: readonly string[]): string {
   const families = new Map<string, Family>();

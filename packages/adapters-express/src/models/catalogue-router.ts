@@ -5,6 +5,7 @@ import type { ModelInfo, ModelRouter, RouteResolution } from './router.js';
  * A list of model names that changes while the gateway runs, e.g. `@switchyard/kubernetes`'s
  * `BaseModelMap`, fed by the IPP model-mapping ConfigMaps (base models and their LoRA adapters).
  * @public
+ * @category Multi-model routing
  */
 export interface ModelCatalogue {
   /** The names served now. Empty means no catalogue: every name is forwarded. */
@@ -18,6 +19,7 @@ export interface ModelCatalogue {
 /**
  * Options of {@link CatalogueRouter}.
  * @public
+ * @category Multi-model routing
  */
 export interface CatalogueRouterOptions {
   /** `created` of `/v1/models` entries, in Unix seconds. @defaultValue 0 */
@@ -31,6 +33,7 @@ export interface CatalogueRouterOptions {
  * `/v1/models` is relayed from the endpoints, as with {@link singlePoolRouter}. A change applies
  * to the next request.
  * @public
+ * @category Multi-model routing
  */
 export class CatalogueRouter implements ModelRouter {
   readonly #pools: readonly GatewayPool[];

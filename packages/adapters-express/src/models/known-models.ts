@@ -6,6 +6,7 @@ import type { ModelCatalogue } from './catalogue-router.js';
 /**
  * Label value under which requests for models the gateway does not know are counted.
  * @public
+ * @category Multi-model routing
  */
 export const UNKNOWN_MODEL_LABEL = '__unknown__';
 
@@ -21,6 +22,7 @@ const REFRESH_MS = 30_000;
  * `__overflow__`). The list of names itself is bounded by what operators configure and what
  * model servers serve.
  * @public
+ * @category Multi-model routing
  */
 export class KnownModels {
   readonly #names = new Set<string>();

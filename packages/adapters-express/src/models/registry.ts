@@ -5,6 +5,7 @@ import type { ModelInfo, ModelRouter, RouteResolution } from './router.js';
 /**
  * One branch of a weighted split.
  * @public
+ * @category Multi-model routing
  */
 export interface WeightedTarget {
   /** Name of the pool that serves this share. */
@@ -18,6 +19,7 @@ export interface WeightedTarget {
 /**
  * A model name served by a weighted split across pools (canary rollouts, migrations).
  * @public
+ * @category Multi-model routing
  */
 export interface ModelRoute {
   /** Model name clients send. */
@@ -29,6 +31,7 @@ export interface ModelRoute {
 /**
  * Options of {@link ModelRegistry}.
  * @public
+ * @category Multi-model routing
  */
 export interface ModelRegistryOptions {
   /** Pools; each lists the model and LoRA adapter names it serves in `models`. */
@@ -54,6 +57,7 @@ const invalid = (message: string): SwitchyardError => new SwitchyardError('CONFI
  * one pool or one weighted route, and the constructor rejects duplicates, empty names, unknown
  * pools and non-positive weights with `CONFIG_INVALID`.
  * @public
+ * @category Multi-model routing
  */
 export class ModelRegistry implements ModelRouter {
   readonly #pools: readonly GatewayPool[];

@@ -4,6 +4,7 @@ import type { GatewayPool } from '../gateway/pool.js';
  * Where one request goes: a pool, and the model name that pool must serve when it differs from
  * the client's (weighted splits may rename, e.g. a canary serving a new checkpoint).
  * @public
+ * @category Multi-model routing
  */
 export interface RouteResolution {
   /** Pool that serves the request. */
@@ -15,6 +16,7 @@ export interface RouteResolution {
 /**
  * An entry of `/v1/models` (OpenAI list format).
  * @public
+ * @category Multi-model routing
  */
 export interface ModelInfo {
   /** Model or LoRA adapter name clients send. */
@@ -30,6 +32,7 @@ export interface ModelInfo {
 /**
  * Maps the model a client asked for to a pool.
  * @public
+ * @category Multi-model routing
  */
 export interface ModelRouter {
   /** The route for `model`, or undefined when no pool serves it (the gateway answers 404). */
@@ -44,6 +47,7 @@ export interface ModelRouter {
  * A router with one pool and no model registry: every model name goes to that pool, and
  * `/v1/models` is answered from the endpoints themselves.
  * @public
+ * @category Multi-model routing
  */
 export function singlePoolRouter(pool: GatewayPool): ModelRouter {
   const resolution: RouteResolution = { pool, modelRewrite: undefined };

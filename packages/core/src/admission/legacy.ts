@@ -9,6 +9,7 @@ import type { AdmissionController, AdmissionGrant } from './types.js';
 /**
  * Options of {@link createLegacyAdmissionController}.
  * @public
+ * @category Admission
  */
 export interface LegacyAdmissionOptions {
   /** The pool whose saturation decides. */
@@ -27,6 +28,7 @@ const NOOP_GRANT: AdmissionGrant = { release: () => undefined };
  * sheddable one (priority < 0) while the pool is saturated (detector ≥ 1, which includes an
  * empty pool): that gets 429 `REJECTED_SHEDDABLE` (no dropped-reason header, as in llm-d).
  * @public
+ * @category Admission
  */
 export function createLegacyAdmissionController(options: LegacyAdmissionOptions): AdmissionController {
   const clock = options.clock ?? systemClock;

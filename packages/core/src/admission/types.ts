@@ -5,6 +5,7 @@ import type { RequestOutcome } from '../scheduling/plugins.js';
  * Permission for one request to proceed to scheduling. The holder must call `release` exactly
  * once when the request ends, whatever the outcome.
  * @public
+ * @category Admission
  */
 export interface AdmissionGrant {
   /**
@@ -20,6 +21,7 @@ export interface AdmissionGrant {
  * Decides whether and when a request may reach the pool. Core ships the legacy controller;
  * `@switchyard/flow-control` ships the queueing one.
  * @public
+ * @category Admission
  */
 export interface AdmissionController {
   /**

@@ -1,6 +1,7 @@
 /**
  * Opaque handle returned by {@link Clock.setTimeout}.
  * @public
+ * @category Clock and randomness
  */
 export interface TimerHandle {
   /** @internal brand so handles of different clocks are not confused by accident */
@@ -12,6 +13,7 @@ export interface TimerHandle {
  * `Clock`, so the same scheduler and flow controller run in real time (with {@link systemClock}) or
  * in virtual time (with {@link ManualClock}) and make identical decisions.
  * @public
+ * @category Clock and randomness
  */
 export interface Clock {
   /** Milliseconds since an arbitrary origin; never decreases. */
@@ -26,6 +28,7 @@ export interface Clock {
  * The real clock: `performance.now()` for reads (monotonic) and Node timers that do not keep the
  * process alive.
  * @public
+ * @category Clock and randomness
  */
 export const systemClock: Clock = {
   now: () => performance.now(),
@@ -42,6 +45,7 @@ export const systemClock: Clock = {
 /**
  * Resolves after `ms` milliseconds of `clock` time, or rejects with the signal's reason when it aborts.
  * @public
+ * @category Clock and randomness
  */
 export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -21,6 +21,7 @@ const before = (a: ManualTimer, b: ManualTimer): boolean => a.at < b.at || (a.at
  * clock.advance(250); // logs 100; clock.now() === 250 afterwards
  * ```
  * @public
+ * @category Clock and randomness
  */
 export class ManualClock implements Clock {
   #now: number;

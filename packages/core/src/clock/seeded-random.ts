@@ -7,6 +7,7 @@
  * const picker = new EndpointPicker({ pool, random: seededRandom(42) });
  * ```
  * @public
+ * @category Clock and randomness
  */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -22,6 +22,7 @@ const refSchema = z.strictObject({ pluginRef: z.string().min(1) });
  * (`saturated` | `exclude` | `ignore`) and `metricsStalenessThreshold` (a duration, llm-d's
  * `--metrics-staleness-threshold`), see `StalenessPolicy`.
  * @public
+ * @category Configuration
  */
 export const dataLayerSchema = z.strictObject({
   injectDefaults: z.boolean().optional(),
@@ -37,7 +38,10 @@ export const dataLayerSchema = z.strictObject({
   crossReplicaSyncInterval: durationSchema.optional(),
 });
 
-/** The data layer's base tick: sync intervals are rounded up to a multiple of it, as llm-d does. @public */
+/**
+ * The data layer's base tick: sync intervals are rounded up to a multiple of it, as llm-d does. @public
+ * @category Configuration
+ */
 export const DATA_LAYER_TICK_MS = 50;
 
 /**
@@ -53,6 +57,7 @@ export const DATA_LAYER_NOT_ACTED_ON: Readonly<Record<string, string>> = {
  * One metrics source with the extractor settings wired to it: everything an adapter needs to
  * build a `MetricsScraper` (`path`, `intervalMs`, `mappings`).
  * @public
+ * @category Configuration
  */
 export interface MetricsScrapeSettings extends MetricsSourceSettings {
   /** Name of the `metrics-data-source` instance (undefined for the built-in default). */
@@ -66,6 +71,7 @@ export interface MetricsScrapeSettings extends MetricsSourceSettings {
 /**
  * The effective data layer of a loaded config.
  * @public
+ * @category Configuration
  */
 export interface DataLayerSettings {
   /** Every metrics source with its extractors, in `dataLayer.sources` (else `plugins`) order. */

@@ -1,6 +1,9 @@
 import type { PluginRegistry } from '../registry/plugin-registry.js';
 
-/** Type of the prefix-aware scorer (shipped by `@switchyard/prefix-index`). @public */
+/**
+ * Type of the prefix-aware scorer (shipped by `@switchyard/prefix-index`). @public
+ * @category Configuration
+ */
 export const PREFIX_CACHE_SCORER = 'prefix-cache-scorer';
 
 /**
@@ -8,6 +11,7 @@ export const PREFIX_CACHE_SCORER = 'prefix-cache-scorer';
  * scorers: `queue-scorer` 2, `kv-cache-utilization-scorer` 2, and `prefix-cache-scorer` 3, the
  * last only when the registry has that type (register `@switchyard/prefix-index`'s plugins).
  * @public
+ * @category Configuration
  */
 export function defaultScorerWeights(registry: PluginRegistry): readonly { readonly type: string; readonly weight: number }[] {
   const base = [

@@ -18,6 +18,7 @@ const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/y;
  * the text is not one. The one duration parser of Switchyard: every config field that takes a
  * duration goes through it.
  * @public
+ * @category Configuration
  */
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim();
@@ -39,6 +40,7 @@ export function parseDuration(text: string): number | undefined {
  * extension; llm-d accepts strings only). Returns an error message instead of throwing, so schema
  * refinements can report it under the field's path.
  * @public
+ * @category Configuration
  */
 export function durationOrError(value: unknown): number | string {
   if (typeof value === 'number') {
@@ -53,6 +55,7 @@ export function durationOrError(value: unknown): number | string {
  * Zod schema of a duration parameter: a Go-style string (`300s`) or a number of milliseconds; the
  * output is milliseconds.
  * @public
+ * @category Configuration
  */
 export const durationSchema = z.union([z.number(), z.string()]).transform((v, ctx) => {
   const ms = durationOrError(v);

@@ -27,6 +27,7 @@ import { CONFIG_API_VERSIONS, KNOWN_FEATURE_GATES, endpointPickerConfigSchema, t
 /**
  * Options of {@link loadConfig}.
  * @public
+ * @category Configuration
  */
 export interface LoadConfigOptions {
   /** Plugin types available to the document. */
@@ -49,6 +50,7 @@ export interface LoadConfigOptions {
  * A loaded `EndpointPickerConfig`: a runnable {@link SchedulerConfig} plus the document's other
  * sections and the effective (defaulted) document.
  * @public
+ * @category Configuration
  */
 export interface LoadedConfig extends SchedulerConfig {
   /** The document's apiVersion. */
@@ -105,6 +107,7 @@ function nextName(taken: (n: string) => boolean, type: string): string {
  * When it throws, the plugins it had already created are closed.
  * @throws SwitchyardError `CONFIG_INVALID` whose message names the path and the problem
  * @public
+ * @category Configuration
  */
 export function loadConfig(source: string | object | undefined, options: LoadConfigOptions): LoadedConfig {
   // No document at all (undefined, null, or a text without a document) means llm-d's "no config":

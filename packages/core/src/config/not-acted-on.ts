@@ -6,6 +6,7 @@ import { configError } from './issues.js';
  * and the loader reports it (once, in {@link LoadedConfig.notActedOn}), so operators see which
  * settings of their llm-d config have no effect here.
  * @public
+ * @category Configuration
  */
 export interface NotActedOnParameter {
   /** Plugin instance name. */
@@ -37,6 +38,7 @@ function without(obj: Record<string, unknown>, path: readonly string[]): { value
 /**
  * Outcome of {@link parsePluginParameters}.
  * @public
+ * @category Configuration
  */
 export type ParsedParameters =
   | { readonly success: true; readonly data: unknown; readonly notActedOn: readonly { readonly parameter: string; readonly reason: string }[] }
@@ -48,6 +50,7 @@ export type ParsedParameters =
  * an unknown parameter is an error naming its path, with a did-you-mean suggestion when one is
  * close. `path` prefixes the error's paths (default `parameters`).
  * @public
+ * @category Configuration
  */
 export function parsePluginParameters(def: PluginDefinition, raw: unknown, path: readonly PropertyKey[] = ['parameters']): ParsedParameters {
   let kept: unknown = raw ?? {};

@@ -6,7 +6,10 @@ import { isFilter, isPicker, isScorer } from './plugin-kinds.js';
 import type { Instance } from './producers.js';
 import type { ProfileDocument } from './schema.js';
 
-/** Type of the picker appended to profiles that have none. @public */
+/**
+ * Type of the picker appended to profiles that have none. @public
+ * @category Configuration
+ */
 export const DEFAULT_PICKER = 'max-score-picker';
 
 /**

@@ -13,6 +13,7 @@ import { completeProducers, type Instance } from './producers.js';
 /**
  * One profile built in code.
  * @public
+ * @category Configuration
  */
 export interface ProfileSpec {
   /** Profile name (default `default`). */
@@ -28,6 +29,7 @@ export interface ProfileSpec {
 /**
  * Options of {@link createSchedulerConfig}.
  * @public
+ * @category Configuration
  */
 export interface SchedulerConfigOptions {
   /** The profiles. */
@@ -62,6 +64,7 @@ const isWeighted = (s: Scorer | WeightedScorer): s is WeightedScorer => 'scorer'
  * @throws SwitchyardError `CONFIG_INVALID` on duplicate names, no profile, several profiles
  * without a handler, or unresolvable producers
  * @public
+ * @category Configuration
  */
 export function createSchedulerConfig(options: SchedulerConfigOptions): SchedulerConfig {
   if (options.profiles.length === 0) throw new SwitchyardError('CONFIG_INVALID', 'profiles: at least one profile is required');

@@ -1,26 +1,41 @@
 import { z } from 'zod';
 import { switchyardSectionSchema } from '../state/settings.js';
 
-/** apiVersions an `EndpointPickerConfig` may declare. @public */
+/**
+ * apiVersions an `EndpointPickerConfig` may declare. @public
+ * @category Configuration
+ */
 export const CONFIG_API_VERSIONS = ['llm-d.ai/v1alpha1', 'llm-d.ai/v1', 'inference.networking.x-k8s.io/v1alpha1'] as const;
 
-/** Feature gates the loader knows (`prepareDataPlugins` is accepted as a no-op for old configs). @public */
+/**
+ * Feature gates the loader knows (`prepareDataPlugins` is accepted as a no-op for old configs). @public
+ * @category Configuration
+ */
 export const KNOWN_FEATURE_GATES = ['flowControl', 'dataLayer', 'prepareDataPlugins'] as const;
 
-/** Schema of one `plugins[]` entry. @public */
+/**
+ * Schema of one `plugins[]` entry. @public
+ * @category Configuration
+ */
 export const pluginSpecSchema = z.strictObject({
   name: z.string().min(1).optional(),
   type: z.string().min(1),
   parameters: z.unknown().optional(),
 });
 
-/** Schema of one `schedulingProfiles[].plugins[]` entry. @public */
+/**
+ * Schema of one `schedulingProfiles[].plugins[]` entry. @public
+ * @category Configuration
+ */
 export const profilePluginSchema = z.strictObject({
   pluginRef: z.string().min(1),
   weight: z.number().optional(),
 });
 
-/** Schema of one `schedulingProfiles[]` entry. @public */
+/**
+ * Schema of one `schedulingProfiles[]` entry. @public
+ * @category Configuration
+ */
 export const profileDocumentSchema = z.strictObject({
   name: z.string().min(1),
   plugins: z.array(profilePluginSchema).default([]),
@@ -37,6 +52,7 @@ const pluginRefSchema = z.strictObject({ pluginRef: z.string().min(1) });
  * `saturationDetector` are llm-d's deprecated places of `requestHandler.parsers[]` and
  * `flowControl.saturationDetector`; `loadConfig` moves them there.
  * @public
+ * @category Configuration
  */
 export const endpointPickerConfigSchema = z.strictObject({
   apiVersion: z.enum(CONFIG_API_VERSIONS),
@@ -53,11 +69,20 @@ export const endpointPickerConfigSchema = z.strictObject({
   switchyard: switchyardSectionSchema.optional(),
 });
 
-/** A validated (not yet defaulted) `EndpointPickerConfig` document. @public */
+/**
+ * A validated (not yet defaulted) `EndpointPickerConfig` document. @public
+ * @category Configuration
+ */
 export type EndpointPickerConfigDocument = z.output<typeof endpointPickerConfigSchema>;
 
-/** One `plugins[]` entry. @public */
+/**
+ * One `plugins[]` entry. @public
+ * @category Configuration
+ */
 export type PluginSpec = z.output<typeof pluginSpecSchema>;
 
-/** One `schedulingProfiles[]` entry. @public */
+/**
+ * One `schedulingProfiles[]` entry. @public
+ * @category Configuration
+ */
 export type ProfileDocument = z.output<typeof profileDocumentSchema>;

@@ -4,12 +4,14 @@ import type { DecisionTrace, ProfileTrace } from '../scheduling/trace.js';
  * Response header that carries a compact decision trace when an adapter is asked for it
  * (`switchyard-gateway --decision-trace-header`, `switchyard-epp --decision-trace-header`).
  * @public
+ * @category Decision console
  */
 export const DECISION_TRACE_HEADER = 'x-switchyard-decision-trace';
 
 /**
  * Options of {@link formatCompactTrace}.
  * @public
+ * @category Decision console
  */
 export interface CompactTraceOptions {
   /** Endpoints listed with their total score, best first. @defaultValue 5 */
@@ -46,6 +48,7 @@ function profileFields(p: ProfileTrace, top: number): string[] {
  * @example
  * `model=llama;priority=0;fairness=default-flow;profile=default;candidates=3;picked=10.0.0.2:8000;scores=10.0.0.2:8000:2.67,10.0.0.1:8000:1.5;scorers=queue-scorer:2,prefix-cache-scorer:3`
  * @public
+ * @category Decision console
  */
 export function formatCompactTrace(trace: DecisionTrace, options: CompactTraceOptions = {}): string {
   const top = options.topEndpoints ?? 5;

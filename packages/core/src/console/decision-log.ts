@@ -7,12 +7,14 @@ import type { DecisionTrace } from '../scheduling/trace.js';
  * How one recorded request ended, as far as the console knows. `pending` until the adapter
  * completes the decision; `rejected` when scheduling itself refused the request.
  * @public
+ * @category Decision console
  */
 export type DecisionOutcome = 'pending' | 'success' | 'error' | 'cancelled' | 'rejected';
 
 /**
  * One request as the console shows it: who asked for what, where it went and why.
  * @public
+ * @category Decision console
  */
 export interface DecisionRecord {
   /** Request id (the `x-request-id` the gateway forwards upstream). */
@@ -50,6 +52,7 @@ export interface DecisionRecord {
 /**
  * Options of {@link DecisionLog}.
  * @public
+ * @category Decision console
  */
 export interface DecisionLogOptions {
   /** Records kept; the oldest is dropped first. @default 200 */
@@ -62,6 +65,7 @@ export interface DecisionLogOptions {
  * A bounded ring buffer of the most recent decisions, newest last. Memory is bounded by
  * `capacity` records (each holds one trace), whatever the request rate.
  * @public
+ * @category Decision console
  */
 export class DecisionLog {
   /** Time source of the records. */

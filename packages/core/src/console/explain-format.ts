@@ -31,6 +31,7 @@ function profileLines(p: ProfileTrace): string[] {
  * what each filter removed, each scorer's raw score (and weighted score) per endpoint, the totals
  * and the pick. What `explain` prints.
  * @public
+ * @category Decision console
  */
 export function formatExplanation(record: DecisionRecord): string {
   const lines = [

@@ -7,6 +7,7 @@ import { parsePoolRecording, type PoolRecording } from './replay.js';
  * `http(s)://` URL of a running console's snapshot (fetched once, 10 s timeout).
  * @throws SwitchyardError `CONFIG_INVALID` naming `--metrics` and what is wrong
  * @public
+ * @category Decision console
  */
 export async function readPoolRecording(where: string): Promise<PoolRecording> {
   let text: string;

@@ -6,6 +6,7 @@ import { recordDecisions } from './recording-scheduler.js';
 /**
  * Options of {@link explainPick}.
  * @public
+ * @category Decision console
  */
 export interface ExplainOptions {
   /** Pool name for the record. @default 'default' */
@@ -22,6 +23,7 @@ export interface ExplainOptions {
  * Pass a scheduler without admission (a picker built without flow control) to explain the
  * placement alone: admission only delays or sheds a request, it never changes where it goes.
  * @public
+ * @category Decision console
  */
 export async function explainPick(scheduler: RequestScheduler, request: InferenceRequest, options: ExplainOptions = {}): Promise<DecisionRecord> {
   const log = new DecisionLog({ capacity: 1 });

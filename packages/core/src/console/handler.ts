@@ -2,13 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CONSOLE_HTML } from './page.js';
 import { buildConsoleSnapshot, decisionSummary, type ConsoleOptions } from './snapshot.js';
 
-/** The path the console is served under. @public */
+/**
+ * The path the console is served under. @public
+ * @category Decision console
+ */
 export const CONSOLE_PATH = '/console';
 
 /**
  * A `node:http` route handler: answers the console's paths and returns true, or returns false
  * (and writes nothing) for any other path, so a server can chain it before its own routes.
  * @public
+ * @category Decision console
  */
 export type ConsoleHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
@@ -44,6 +48,7 @@ function limitOf(query: URLSearchParams, fallback: number, max: number): number 
  *
  * The console shows tenants and models, so servers only mount it when asked (`--console`).
  * @public
+ * @category Decision console
  */
 export function createConsoleHandler(options: ConsoleOptions): ConsoleHandler {
   const capacity = options.decisions.capacity;

@@ -13,12 +13,14 @@ import { DECISION_TRACE_HEADER, formatCompactTrace } from './compact-trace.js';
  * Called once per request when its outcome is known (success, error, cancellation, rejection):
  * where a gateway writes its one structured log line per request.
  * @public
+ * @category Decision console
  */
 export type DecisionListener = (record: DecisionRecord) => void;
 
 /**
  * Options of {@link recordDecisions}.
  * @public
+ * @category Decision console
  */
 export interface RecordDecisionsOptions {
   /** Keep the records (with traces) here, for the console. Without it picks are not traced. */
@@ -46,6 +48,7 @@ export interface RecordDecisionsOptions {
  * request appears exactly once with exactly one outcome. Given none of `log`, `tracer`, `onEnd`
  * and `traceHeader`, it returns `scheduler` itself (there is nothing to record).
  * @public
+ * @category Decision console
  */
 export function recordDecisions(scheduler: RequestScheduler, options: RecordDecisionsOptions = {}): RequestScheduler {
   const pool = options.pool ?? 'default';

@@ -23,6 +23,7 @@ const endpointSchema = z.object({
  * Schema of a recorded pool ({@link PoolRecording}): the fields of a console snapshot that
  * `explain` replays.
  * @public
+ * @category Decision console
  */
 export const poolRecordingSchema = z.object({
   now: z.number(),
@@ -33,6 +34,7 @@ export const poolRecordingSchema = z.object({
  * A recorded pool state to replay: the console's `GET /console/api/snapshot` document (other
  * fields are ignored), so "why did this go there" can be answered from what the console showed.
  * @public
+ * @category Decision console
  */
 export type PoolRecording = z.output<typeof poolRecordingSchema>;
 
@@ -40,6 +42,7 @@ export type PoolRecording = z.output<typeof poolRecordingSchema>;
  * Validates a recorded snapshot (parsed JSON).
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad field (`pools[0].endpoints[1].waiting`)
  * @public
+ * @category Decision console
  */
 export function parsePoolRecording(value: unknown, where = 'metrics snapshot'): PoolRecording {
   const parsed = poolRecordingSchema.safeParse(value);
@@ -56,6 +59,7 @@ export function parsePoolRecording(value: unknown, where = 'metrics snapshot'): 
  * name keep what they have (no metrics, for a fresh pool).
  * @returns the ids applied
  * @public
+ * @category Decision console
  */
 export function applyPoolRecording(pool: EndpointPool, recording: PoolRecording, now: number, poolName?: string): string[] {
   const source = recording.pools.find((p) => p.name === poolName) ?? recording.pools[0];

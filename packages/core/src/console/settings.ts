@@ -5,6 +5,7 @@ import { SwitchyardError } from '../errors/switchyard-error.js';
 /**
  * The console switch of a config file: `console: { enabled, decisions, stalenessMs, traceHeader }`.
  * @public
+ * @category Decision console
  */
 export interface ConsoleSettings {
   /** Serve `/console`. @default false */
@@ -24,6 +25,7 @@ export interface ConsoleSettings {
  * Schema of the `console` section (shared by the gateway's `gateway.console` and the EPP's
  * top-level `console`).
  * @public
+ * @category Decision console
  */
 export const consoleSettingsSchema = z
   .strictObject({
@@ -40,6 +42,7 @@ export const consoleSettingsSchema = z
  * @returns the document without `console` (undefined: no document) and the validated settings
  * @throws SwitchyardError `CONFIG_INVALID` naming `console.<field>` and the problem
  * @public
+ * @category Decision console
  */
 export function splitConsoleSection(source: string | Record<string, unknown> | undefined): { readonly document: Record<string, unknown> | undefined; readonly console: ConsoleSettings } {
   const doc = typeof source === 'string' ? parseConfigText(source) : source;

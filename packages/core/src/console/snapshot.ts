@@ -9,6 +9,7 @@ import type { ConsoleDecisionSummary, ConsoleEndpoint, ConsoleFlowControl, Conso
  * packages, so they are handed in as functions (`flowControlConsoleSource` of
  * `@switchyard/flow-control`, `prefixIndexConsoleSource` of `@switchyard/prefix-index`).
  * @public
+ * @category Decision console
  */
 export interface ConsolePoolSource {
   /** Pool name. */
@@ -26,6 +27,7 @@ export interface ConsolePoolSource {
 /**
  * Options of {@link buildConsoleSnapshot} and `createConsoleHandler`.
  * @public
+ * @category Decision console
  */
 export interface ConsoleOptions {
   /** Server name shown in the page title (`switchyard-gateway`, `switchyard-epp`). */
@@ -49,7 +51,10 @@ function rankOf(e: Endpoint): number | undefined {
   return m === null ? undefined : Number(m[1]);
 }
 
-/** One endpoint's row. */
+/**
+ * One endpoint's row.
+ * @category Decision console
+ */
 export function consoleEndpoint(e: Endpoint, now: number, stalenessMs: number, rotatedOut: boolean): ConsoleEndpoint {
   const m = e.metrics;
   const age = m === undefined ? undefined : Math.max(0, now - m.updatedAt);
@@ -79,7 +84,10 @@ export function consoleEndpoint(e: Endpoint, now: number, stalenessMs: number, r
   };
 }
 
-/** A decision record without its trace. */
+/**
+ * A decision record without its trace.
+ * @category Decision console
+ */
 export function decisionSummary(r: DecisionRecord): ConsoleDecisionSummary {
   return {
     requestId: r.requestId,
@@ -102,6 +110,7 @@ export function decisionSummary(r: DecisionRecord): ConsoleDecisionSummary {
  * Reads everything the console shows, now (asynchronous because metrics registries are). Cheap enough to call once a second: it walks the
  * endpoints, the flow-control bands and the decision ring once.
  * @public
+ * @category Decision console
  */
 export async function buildConsoleSnapshot(options: ConsoleOptions, decisionLimit?: number): Promise<ConsoleSnapshot> {
   const clock = options.clock ?? options.decisions.clock;
@@ -130,7 +139,10 @@ export async function buildConsoleSnapshot(options: ConsoleOptions, decisionLimi
   };
 }
 
-/** Convenience for a source without a circuit breaker. */
+/**
+ * Convenience for a source without a circuit breaker.
+ * @category Decision console
+ */
 export function poolSource(name: string, endpoints: EndpointPool): ConsolePoolSource {
   return { name, endpoints };
 }

@@ -5,12 +5,14 @@ import type { DecisionOutcome } from './decision-log.js';
  * took it out of rotation; `stale`: its last metrics are older than the staleness threshold;
  * `no-metrics`: never scraped yet.
  * @public
+ * @category Decision console
  */
 export type EndpointHealth = 'healthy' | 'stale' | 'no-metrics' | 'rotated-out';
 
 /**
  * One endpoint in {@link ConsoleSnapshot}.
  * @public
+ * @category Decision console
  */
 export interface ConsoleEndpoint {
   readonly id: string;
@@ -48,6 +50,7 @@ export interface ConsoleEndpoint {
 /**
  * One pool in {@link ConsoleSnapshot}.
  * @public
+ * @category Decision console
  */
 export interface ConsolePool {
   readonly name: string;
@@ -57,6 +60,7 @@ export interface ConsolePool {
 /**
  * One flow (fairness id within a priority band) of {@link ConsoleBand}.
  * @public
+ * @category Decision console
  */
 export interface ConsoleFlow {
   readonly fairnessId: string;
@@ -69,6 +73,7 @@ export interface ConsoleFlow {
 /**
  * One priority band of {@link ConsoleFlowControl}.
  * @public
+ * @category Decision console
  */
 export interface ConsoleBand {
   readonly priority: number;
@@ -86,6 +91,7 @@ export interface ConsoleBand {
 /**
  * Flow control of one pool in {@link ConsoleSnapshot}.
  * @public
+ * @category Decision console
  */
 export interface ConsoleFlowControl {
   readonly pool: string;
@@ -105,6 +111,7 @@ export interface ConsoleFlowControl {
 /**
  * One prefix index in {@link ConsoleSnapshot}.
  * @public
+ * @category Decision console
  */
 export interface ConsolePrefixIndex {
   readonly pool: string;
@@ -125,6 +132,7 @@ export interface ConsolePrefixIndex {
 /**
  * A decision in the console's list (the trace is fetched per request id).
  * @public
+ * @category Decision console
  */
 export interface ConsoleDecisionSummary {
   readonly requestId: string;
@@ -146,6 +154,7 @@ export interface ConsoleDecisionSummary {
 /**
  * Everything the console page shows, as served by `GET /console/api/snapshot`.
  * @public
+ * @category Decision console
  */
 export interface ConsoleSnapshot {
   /** Format version of this document. */

@@ -15,6 +15,7 @@ const ENGINES: readonly EngineType[] = ['vllm', 'sglang', 'trtllm-serve', 'trito
 /**
  * Events of an {@link EndpointPool}.
  * @public
+ * @category Endpoints and the pool
  */
 export interface EndpointPoolEvents {
   /** An endpoint joined. */
@@ -43,6 +44,7 @@ interface PoolEndpoint extends MutableEndpoint {
 /**
  * In-flight load of one endpoint.
  * @public
+ * @category Endpoints and the pool
  */
 export interface InFlightCounts {
   /** Requests dispatched and not yet completed. */
@@ -61,6 +63,7 @@ function engineOf(labels: Readonly<Record<string, string>>): EngineType {
  * Switchyard itself dispatched. Endpoint objects are live views: the scheduler reads them without
  * copying, so reads are cheap and always current.
  * @public
+ * @category Endpoints and the pool
  */
 export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
   readonly #byId = new Map<string, PoolEndpoint>();

@@ -1,12 +1,14 @@
 /**
  * Model-server engine kinds whose metrics Switchyard understands.
  * @public
+ * @category Endpoints and the pool
  */
 export type EngineType = 'vllm' | 'sglang' | 'trtllm-serve' | 'triton-tensorrt-llm';
 
 /**
  * The latest model-server metrics of one endpoint, normalised across engines.
  * @public
+ * @category Endpoints and the pool
  */
 export interface EndpointMetrics {
   /** Requests waiting in the engine's queue. */
@@ -32,6 +34,7 @@ export interface EndpointMetrics {
 /**
  * Static description of an endpoint, as given by discovery or configuration.
  * @public
+ * @category Endpoints and the pool
  */
 export interface EndpointSpec {
   /** Stable id (defaults to `address`). llm-d uses `<ns>/<pod>-rank-<i>`. */
@@ -48,6 +51,7 @@ export interface EndpointSpec {
  * An endpoint (one model-server rank) as the scheduler sees it. Metrics come from the data layer;
  * in-flight counts are kept by Switchyard itself from decisions' lifecycles.
  * @public
+ * @category Endpoints and the pool
  */
 export interface Endpoint {
   /** Stable id. */
@@ -72,9 +76,18 @@ export interface Endpoint {
   readonly inFlightTokens: number;
 }
 
-/** Label holding the disaggregation role. @public */
+/**
+ * Label holding the disaggregation role. @public
+ * @category Endpoints and the pool
+ */
 export const ROLE_LABEL = 'llm-d.ai/role';
-/** Label holding the engine type. @public */
+/**
+ * Label holding the engine type. @public
+ * @category Endpoints and the pool
+ */
 export const ENGINE_TYPE_LABEL = 'llm-d.ai/engine-type';
-/** Fallback label holding the engine type. @public */
+/**
+ * Fallback label holding the engine type. @public
+ * @category Endpoints and the pool
+ */
 export const ENGINE_TYPE_LABEL_FALLBACK = 'inference.networking.k8s.io/engine-type';

@@ -3,6 +3,7 @@
  * `x-llm-d-request-dropped-reason` values follow the llm-d error contract; codes marked "ours"
  * have no llm-d equivalent.
  * @public
+ * @category Errors and the error contract
  */
 export const ERROR_CONTRACT = {
   /** Malformed JSON, missing model, wrong field types, unknown path with an explicit parser list. */
@@ -46,5 +47,6 @@ export const ERROR_CONTRACT = {
 /**
  * Stable error code; see {@link ERROR_CONTRACT}.
  * @public
+ * @category Errors and the error contract
  */
 export type ErrorCode = keyof typeof ERROR_CONTRACT;

@@ -5,6 +5,7 @@ const BRAND = Symbol.for('switchyard.error');
 /**
  * Options of {@link SwitchyardError}.
  * @public
+ * @category Errors and the error contract
  */
 export interface SwitchyardErrorOptions {
   /** The underlying error, if any. */
@@ -22,6 +23,7 @@ export interface SwitchyardErrorOptions {
  * The one error class of Switchyard. `code` is stable across versions; `status` and `reason`
  * come from the error contract ({@link ERROR_CONTRACT}).
  * @public
+ * @category Errors and the error contract
  */
 export class SwitchyardError extends Error {
   /** Stable machine-readable code. */
@@ -54,6 +56,7 @@ export class SwitchyardError extends Error {
  * True when `value` is a {@link SwitchyardError}, from this or any other copy of the package
  * (ESM and CJS builds loaded side by side, or two versions in one tree).
  * @public
+ * @category Errors and the error contract
  */
 export function isSwitchyardError(value: unknown): value is SwitchyardError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;

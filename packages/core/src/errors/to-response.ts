@@ -5,6 +5,7 @@ import { isSwitchyardError } from './switchyard-error.js';
 /**
  * An HTTP answer for a failed request.
  * @public
+ * @category Errors and the error contract
  */
 export interface ErrorResponse {
   /** HTTP status. */
@@ -21,6 +22,7 @@ export interface ErrorResponse {
  * Turns any thrown value into the response the error contract prescribes. Unknown errors become
  * 500 `INTERNAL` without leaking their message.
  * @public
+ * @category Errors and the error contract
  */
 export function errorToResponse(error: unknown): ErrorResponse {
   const headers: Record<string, string> = { 'content-type': 'application/json' };

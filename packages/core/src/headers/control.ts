@@ -5,6 +5,7 @@ import { CONTROL_HEADERS } from './names.js';
  * dropped before forwarding, so headers added by future llm-d or Gateway API versions (routing
  * hints, scores, subsets) are covered without being listed one by one.
  * @public
+ * @category Header contract
  */
 export const CONTROL_HEADER_PREFIXES: readonly string[] = ['x-llm-d-', 'x-gateway-'];
 
@@ -14,6 +15,7 @@ export const CONTROL_HEADER_PREFIXES: readonly string[] = ['x-llm-d-', 'x-gatewa
  * versions read `x-prefiller-url`, an SSRF vector when a client can set it), and the
  * classification aliases without a reserved prefix.
  * @public
+ * @category Header contract
  */
 export const SIDECAR_TRUSTED_HEADERS: readonly string[] = ['x-prefiller-url', 'x-prefiller-host-port', 'x-decoder-host-port', 'x-encoder-hosts-ports', 'x-data-parallel-host-port', 'x-slo-ttft-ms', 'x-slo-tpot-ms'];
 
@@ -27,6 +29,7 @@ const NAMED = new Set<string>([...CONTROL_HEADERS, ...SIDECAR_TRUSTED_HEADERS]);
  * decision's own headers are set afterwards.
  * @param name - lower-case header name
  * @public
+ * @category Header contract
  */
 export function isControlHeader(name: string): boolean {
   // Every control header starts with "x-": one comparison rejects most names.

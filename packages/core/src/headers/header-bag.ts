@@ -5,6 +5,7 @@ import { CLASSIFICATION_HEADERS, type ClassificationField } from './names.js';
  * Headers as adapters receive them: node's `IncomingHttpHeaders`, a `Headers` object, or a plain
  * record. Names are matched case-insensitively; array values are joined with `, `.
  * @public
+ * @category Header contract
  */
 export type HeaderInput =
   | Readonly<Record<string, string | readonly string[] | undefined>>
@@ -13,6 +14,7 @@ export type HeaderInput =
 /**
  * Normalises any {@link HeaderInput} to a record with lower-case names and string values.
  * @public
+ * @category Header contract
  */
 export function normalizeHeaders(input: HeaderInput): Record<string, string> {
   // A class instance, not `{}`: the record lives as long as its request (see parseRequest).
@@ -47,6 +49,7 @@ function isPlainRecord(v: unknown): boolean {
  * deprecated alias, else `undefined`.
  * @param headers - lower-case header record (see {@link normalizeHeaders})
  * @public
+ * @category Header contract
  */
 export function readClassificationHeader(headers: Readonly<Record<string, string>>, field: ClassificationField): string | undefined {
   const spec = CLASSIFICATION_HEADERS[field];
@@ -59,6 +62,7 @@ export function readClassificationHeader(headers: Readonly<Record<string, string
  * Returns a copy of `headers` without any control header (see {@link isControlHeader}: the
  * reserved prefixes and the named list), so client copies never reach a model server.
  * @public
+ * @category Header contract
  */
 export function stripControlHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};

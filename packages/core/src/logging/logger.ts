@@ -2,15 +2,22 @@ import { pino, type Logger } from 'pino';
 import { SwitchyardError } from '../errors/switchyard-error.js';
 import { formatLogLine } from './pretty.js';
 
-/** Log levels, least to most severe. @public */
+/**
+ * Log levels, least to most severe. @public
+ * @category Logging
+ */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
-/** A log level. @public */
+/**
+ * A log level. @public
+ * @category Logging
+ */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Where log lines go: anything with `write` (a stream, or a test's collector).
  * @public
+ * @category Logging
  */
 export interface LogSink {
   write(text: string): unknown;
@@ -21,6 +28,7 @@ export interface LogSink {
 /**
  * Options of {@link createLogger}.
  * @public
+ * @category Logging
  */
 export interface LoggerOptions {
   /** Least severe level written. @default 'info' */
@@ -37,6 +45,7 @@ export interface LoggerOptions {
  * Parses a `--log-level` value.
  * @throws SwitchyardError `CONFIG_INVALID` naming the flag and the levels
  * @public
+ * @category Logging
  */
 export function parseLogLevel(raw: string, flag = '--log-level'): LogLevel {
   if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
@@ -48,6 +57,7 @@ export function parseLogLevel(raw: string, flag = '--log-level'): LogLevel {
  * Lines are written synchronously on the calling thread (no transport worker threads), so a
  * crash never loses the last lines and nothing keeps the process alive.
  * @public
+ * @category Logging
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const sink: LogSink = options.sink ?? process.stdout;

@@ -8,6 +8,7 @@ import type { DecisionListener } from '../console/recording-scheduler.js';
  * upstream lines correlate). Successes are `debug` (a busy gateway would write thousands a
  * second), failures and rejections `warn`.
  * @public
+ * @category Logging
  */
 export function requestLogger(logger: Logger): DecisionListener {
   return (r: DecisionRecord) => {

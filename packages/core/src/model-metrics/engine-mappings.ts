@@ -4,6 +4,7 @@ import type { EngineType } from '../endpoints/types.js';
  * A metric name with optional exact label values, e.g. `nv_trt_llm_request_metrics{request_type="waiting"}`.
  * Among matching series the one with the newest timestamp wins (the first on ties), as in llm-d.
  * @public
+ * @category Model-server metrics
  */
 export interface MetricSelector {
   /** Sample name. */
@@ -15,6 +16,7 @@ export interface MetricSelector {
 /**
  * An info-style gauge whose labels carry the KV-cache geometry (e.g. `vllm:cache_config_info`).
  * @public
+ * @category Model-server metrics
  */
 export interface CacheInfoSelector extends MetricSelector {
   /** Label holding the block size in tokens. */
@@ -28,6 +30,7 @@ export interface CacheInfoSelector extends MetricSelector {
  * field lists candidates in preference order (the first present one is used), so renamed
  * metrics (vLLM's `gpu_cache_usage_perc` → `kv_cache_usage_perc`) keep working.
  * @public
+ * @category Model-server metrics
  */
 export interface EngineMetricMapping {
   /** Requests waiting in the engine queue. */
@@ -52,6 +55,7 @@ const triton = (label: string, value: string): MetricSelector => ({ name: label 
  * Built-in mappings for the engines of `EngineType` (llm-d's defaults, plus vLLM's legacy KV
  * gauge and both SGLang cache-geometry forms).
  * @public
+ * @category Model-server metrics
  */
 export const ENGINE_METRIC_MAPPINGS: Readonly<Record<EngineType, EngineMetricMapping>> = {
   vllm: {
@@ -95,6 +99,7 @@ export const ENGINE_METRIC_MAPPINGS: Readonly<Record<EngineType, EngineMetricMap
 /**
  * Every sample name a mapping reads; pass it to the parser's `filter` to skip everything else.
  * @public
+ * @category Model-server metrics
  */
 export function mappingMetricNames(mapping: EngineMetricMapping): Set<string> {
   const names = new Set<string>();

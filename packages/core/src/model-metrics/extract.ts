@@ -7,6 +7,7 @@ import type { MetricFamily, Sample } from './types.js';
  * Samples by sample name, as built by {@link indexSamples}; extraction accepts it to avoid
  * re-indexing a page.
  * @public
+ * @category Model-server metrics
  */
 export type SampleIndex = ReadonlyMap<string, readonly Sample[]>;
 
@@ -49,6 +50,7 @@ const list = (v: string | undefined): string[] => [...new Set((v ?? '').split(',
  * Which of the core metrics (waiting, running, KV usage) a scrape lacks for an engine; an empty
  * list means the page is usable. The scraper treats "all three missing" as a failed scrape.
  * @public
+ * @category Model-server metrics
  */
 export function missingCoreMetrics(engine: EngineType | EngineMetricMapping, families: readonly MetricFamily[] | SampleIndex): string[] {
   const mapping = typeof engine === 'string' ? ENGINE_METRIC_MAPPINGS[engine] : engine;
@@ -67,6 +69,7 @@ export function missingCoreMetrics(engine: EngineType | EngineMetricMapping, fam
  * `previous` (or 0 / empty), so a partial page never zeroes known geometry.
  * @param now - clock time stored in `updatedAt`
  * @public
+ * @category Model-server metrics
  */
 export function extractEndpointMetrics(
   engine: EngineType | EngineMetricMapping,

@@ -25,6 +25,7 @@ function formatSample(s: Sample): string {
  * Writes families as Prometheus text exposition 0.0.4 (`# HELP`, `# TYPE`, samples), the inverse
  * of {@link parsePrometheusText}. Used by the simulator's model servers and by tests.
  * @public
+ * @category Model-server metrics
  */
 export function formatPrometheusText(families: readonly MetricFamily[]): string {
   const lines: string[] = [];

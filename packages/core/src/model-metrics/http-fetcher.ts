@@ -6,12 +6,14 @@ import { Http1PageClient } from './http1-page-client.js';
  * Fetches a `/metrics` page: resolves with the body text of a 200 response, rejects otherwise.
  * Must stop and reject promptly when `signal` aborts (the scraper aborts on timeout and on stop).
  * @public
+ * @category Model-server metrics
  */
 export type MetricsFetcher = (url: string, signal: AbortSignal) => Promise<string>;
 
 /**
  * Options of {@link createHttpMetricsFetcher}.
  * @public
+ * @category Model-server metrics
  */
 export interface HttpMetricsFetcherOptions {
   /** Largest accepted body. @defaultValue 16 MiB */
@@ -27,6 +29,7 @@ export interface HttpMetricsFetcherOptions {
  * (`insecureSkipVerify`, `caCertPath`, `clientCertPath` + `clientKeyPath`), read into memory
  * (see {@link readMetricsTls}).
  * @public
+ * @category Model-server metrics
  */
 export interface MetricsTlsOptions {
   /** Verify the server certificate. @defaultValue true */
@@ -43,6 +46,7 @@ export interface MetricsTlsOptions {
  * A {@link MetricsFetcher} over `node:http` and `node:https` with keep-alive agents (polling every
  * 50 ms would otherwise open a connection per poll). Call `close()` to drop idle sockets.
  * @public
+ * @category Model-server metrics
  */
 export interface HttpMetricsFetcher extends MetricsFetcher {
   /**
@@ -59,6 +63,7 @@ export interface HttpMetricsFetcher extends MetricsFetcher {
  * HTTP/1.1 client (one connection per URL, one reused body buffer per connection), `https` over
  * `node:https` with a keep-alive agent.
  * @public
+ * @category Model-server metrics
  */
 export function createHttpMetricsFetcher(options: HttpMetricsFetcherOptions = {}): HttpMetricsFetcher {
   const maxBytes = options.maxBytes ?? 16 * 1024 * 1024;

@@ -10,6 +10,7 @@ import type { MetricsTlsOptions } from './http-fetcher.js';
  * @throws SwitchyardError `CONFIG_INVALID` naming the source, the field and the file when a file
  *   cannot be read
  * @public
+ * @category Model-server metrics
  */
 export function readMetricsTls(scrape: MetricsScrapeSettings): MetricsTlsOptions | undefined {
   if (scrape.scheme !== 'https') return undefined;

@@ -7,6 +7,7 @@ import type { MetricsScraper } from './scraper.js';
  * Attach it before `start()` so that no first failure is missed.
  * @param prefix - put before every line (e.g. `pool "a": `)
  * @public
+ * @category Model-server metrics
  */
 export function logScrapeOutages(scraper: MetricsScraper, log: (line: string) => void, prefix = ''): void {
   scraper.on('error', (_endpoint, error, consecutiveFailures) => {

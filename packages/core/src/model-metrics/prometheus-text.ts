@@ -309,6 +309,7 @@ function owns(family: MutableFamily, sampleName: string): boolean {
  * timestamps, histogram/summary/counter suffixes grouped under their family, exemplars ignored.
  * Lines that cannot be parsed are skipped and counted. Never throws.
  * @public
+ * @category Model-server metrics
  */
 export function parsePrometheusExposition(text: string, options: PrometheusParseOptions = {}): PrometheusParseResult {
   const parser = new ExpositionParser(options.filter, options.filter === undefined ? undefined : options.until);
@@ -330,6 +331,7 @@ export function parsePrometheusExposition(text: string, options: PrometheusParse
  * Parses Prometheus text exposition into metric families (see {@link parsePrometheusExposition}
  * for the skipped-line count). Never throws.
  * @public
+ * @category Model-server metrics
  */
 export function parsePrometheusText(text: string, options: PrometheusParseOptions = {}): MetricFamily[] {
   return parsePrometheusExposition(text, options).families;

@@ -4,6 +4,7 @@ import type { MetricFamily, Sample } from './types.js';
  * Indexes every sample by its sample name (so `vllm:num_requests_waiting` and
  * `x_bucket` are both direct keys).
  * @public
+ * @category Model-server metrics
  */
 export function indexSamples(families: readonly MetricFamily[]): Map<string, Sample[]> {
   const out = new Map<string, Sample[]>();
@@ -30,6 +31,7 @@ export function labelsMatch(sample: Sample, wanted: Readonly<Record<string, stri
 /**
  * One labelled series of a histogram: cumulative buckets by upper bound, sum and count.
  * @public
+ * @category Model-server metrics
  */
 export interface HistogramSeries {
   /** Series labels without `le`. */
@@ -46,6 +48,7 @@ export interface HistogramSeries {
  * Groups a histogram family's `_bucket`/`_sum`/`_count` samples into series by their labels.
  * Bucket samples whose `le` is not a number are ignored.
  * @public
+ * @category Model-server metrics
  */
 export function histogramSeries(family: MetricFamily): HistogramSeries[] {
   const series = new Map<string, { labels: Record<string, string>; buckets: { le: number; count: number }[]; sum: number | undefined; count: number | undefined }>();

@@ -11,7 +11,10 @@ import { selectFamilySections } from './page-sections.js';
 import { parsePrometheusText } from './prometheus-text.js';
 import { indexSamples } from './samples.js';
 
-/** Smallest allowed poll interval (llm-d's `--refresh-metrics-interval` floor). @public */
+/**
+ * Smallest allowed poll interval (llm-d's `--refresh-metrics-interval` floor). @public
+ * @category Model-server metrics
+ */
 export const MIN_SCRAPE_INTERVAL_MS = 50;
 
 /**
@@ -40,6 +43,7 @@ interface MappingFilter {
 /**
  * Options of {@link MetricsScraper}.
  * @public
+ * @category Model-server metrics
  */
 export interface MetricsScraperOptions {
   /** Pool whose endpoints are polled; membership changes are followed. */
@@ -74,6 +78,7 @@ export interface MetricsScraperOptions {
 /**
  * Scrape health of one endpoint.
  * @public
+ * @category Model-server metrics
  */
 export interface ScrapeStatus {
   /** Clock time of the last successful scrape, or undefined before the first one. */
@@ -89,6 +94,7 @@ export interface ScrapeStatus {
 /**
  * Events of {@link MetricsScraper}.
  * @public
+ * @category Model-server metrics
  */
 export interface MetricsScraperEvents {
   /** A scrape succeeded and `pool.setMetrics` was called. */
@@ -106,6 +112,7 @@ export interface MetricsScraperEvents {
 /**
  * Where a scrape failed: fetching the page (`poll`) or reading metrics out of it (`extract`).
  * @public
+ * @category Model-server metrics
  */
 export type ScrapeFailureStage = 'poll' | 'extract';
 
@@ -133,6 +140,7 @@ interface State {
  * exponentially (`intervalMs · 2^failures`, capped) and reset on success. Users with their own
  * telemetry skip the scraper and call `pool.setMetrics` themselves.
  * @public
+ * @category Model-server metrics
  */
 export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
   readonly #pool: EndpointPool;

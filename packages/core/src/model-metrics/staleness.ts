@@ -10,12 +10,14 @@ import { SwitchyardError } from '../errors/switchyard-error.js';
  *   beats an outage caused by a metrics hiccup);
  * - `ignore`: their last values are used as they are (the behaviour before staleness existed).
  * @public
+ * @category Model-server metrics
  */
 export type StalenessPolicy = 'saturated' | 'exclude' | 'ignore';
 
 /**
  * The staleness rule of a picker.
  * @public
+ * @category Model-server metrics
  */
 export interface StalenessSettings {
   /** See {@link StalenessPolicy}. */
@@ -24,7 +26,10 @@ export interface StalenessSettings {
   readonly thresholdMs: number;
 }
 
-/** Defaults of {@link StalenessSettings}: `saturated`, 2 s. @public */
+/**
+ * Defaults of {@link StalenessSettings}: `saturated`, 2 s. @public
+ * @category Model-server metrics
+ */
 export const DEFAULT_STALENESS: StalenessSettings = Object.freeze({ policy: 'saturated', thresholdMs: 2000 });
 
 const POLICIES: readonly string[] = ['saturated', 'exclude', 'ignore'];
@@ -33,6 +38,7 @@ const POLICIES: readonly string[] = ['saturated', 'exclude', 'ignore'];
  * Checks staleness settings given by code or config.
  * @throws SwitchyardError `CONFIG_INVALID` naming the field (prefixed by `path`)
  * @public
+ * @category Model-server metrics
  */
 export function validateStaleness(s: { readonly policy?: unknown; readonly thresholdMs?: unknown }, path = 'staleness'): StalenessSettings {
   const policy = s.policy ?? DEFAULT_STALENESS.policy;
@@ -46,7 +52,10 @@ export function validateStaleness(s: { readonly policy?: unknown; readonly thres
   return { policy: policy as StalenessPolicy, thresholdMs };
 }
 
-/** Whether an endpoint's metrics are missing or older than `thresholdMs` at `now`. @public */
+/**
+ * Whether an endpoint's metrics are missing or older than `thresholdMs` at `now`. @public
+ * @category Model-server metrics
+ */
 export function isStale(endpoint: Endpoint, now: number, thresholdMs: number): boolean {
   const m = endpoint.metrics;
   return m === undefined || now - m.updatedAt > thresholdMs;
@@ -55,6 +64,7 @@ export function isStale(endpoint: Endpoint, now: number, thresholdMs: number): b
 /**
  * The candidates after the staleness rule, and how many were stale.
  * @public
+ * @category Model-server metrics
  */
 export interface StalenessOutcome {
   /** Candidates to schedule over (the input array itself when nothing changed). */
@@ -83,6 +93,7 @@ function saturatedMetrics(m: EndpointMetrics | undefined, worst: EndpointMetrics
  * `ignore`. Under `saturated` a stale endpoint is replaced by a view of it (its prototype is the
  * live endpoint, so ids, addresses and in-flight counts read through) whose metrics say full.
  * @public
+ * @category Model-server metrics
  */
 export function applyStaleness(candidates: readonly Endpoint[], now: number, settings: StalenessSettings): StalenessOutcome {
   let stale = 0;

@@ -1,12 +1,14 @@
 /**
  * Metric family type, from a `# TYPE` line (`untyped` when there is none).
  * @public
+ * @category Model-server metrics
  */
 export type MetricType = 'counter' | 'gauge' | 'histogram' | 'gaugehistogram' | 'summary' | 'info' | 'stateset' | 'untyped' | 'unknown';
 
 /**
  * One sample line: `name{labels} value [timestamp]`.
  * @public
+ * @category Model-server metrics
  */
 export interface Sample {
   /** Sample name as written (e.g. `vllm:e2e_request_latency_seconds_bucket`). */
@@ -23,6 +25,7 @@ export interface Sample {
  * A metric family: a name, its type and help, and its samples (for histograms and summaries the
  * `_bucket`, `_sum`, `_count` samples; for counters also `_total`/`_created`).
  * @public
+ * @category Model-server metrics
  */
 export interface MetricFamily {
   /** Family name (the `# TYPE` name, or the sample name for undeclared samples). */
@@ -38,6 +41,7 @@ export interface MetricFamily {
 /**
  * Everything {@link parsePrometheusExposition} found.
  * @public
+ * @category Model-server metrics
  */
 export interface PrometheusParseResult {
   /** Families in order of first appearance. */
@@ -51,6 +55,7 @@ export interface PrometheusParseResult {
 /**
  * Options of {@link parsePrometheusExposition}.
  * @public
+ * @category Model-server metrics
  */
 export interface PrometheusParseOptions {
   /**

@@ -7,6 +7,7 @@ import type { InferenceModelRewrite, InferenceObjective } from './types.js';
 /**
  * Options of {@link loadResources}, {@link loadObjectives} and {@link loadModelRewrites}.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface LoadResourcesOptions {
   /**
@@ -20,6 +21,7 @@ export interface LoadResourcesOptions {
 /**
  * Everything {@link loadResources} found, in document order.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface LoadedResources {
   /** InferenceObjective resources. */
@@ -75,6 +77,7 @@ function expand(docs: readonly unknown[]): [where: string, manifest: unknown][] 
  * @throws SwitchyardError `CONFIG_INVALID` naming the document (`document[i]`) and field path,
  *   on invalid YAML/JSON, schema errors, duplicate names or (unless ignored) unknown kinds
  * @public
+ * @category Objectives and model rewrites
  */
 export function loadResources(text: string, options: LoadResourcesOptions = {}): LoadedResources {
   const objectives: InferenceObjective[] = [];
@@ -103,6 +106,7 @@ export function loadResources(text: string, options: LoadResourcesOptions = {}):
  * Loads the InferenceObjectives of a manifest text (model rewrites in it are validated and skipped).
  * @throws SwitchyardError `CONFIG_INVALID`; see {@link loadResources}
  * @public
+ * @category Objectives and model rewrites
  */
 export function loadObjectives(text: string, options: LoadResourcesOptions = {}): InferenceObjective[] {
   return loadResources(text, options).objectives;
@@ -112,6 +116,7 @@ export function loadObjectives(text: string, options: LoadResourcesOptions = {})
  * Loads the InferenceModelRewrites of a manifest text (objectives in it are validated and skipped).
  * @throws SwitchyardError `CONFIG_INVALID`; see {@link loadResources}
  * @public
+ * @category Objectives and model rewrites
  */
 export function loadModelRewrites(text: string, options: LoadResourcesOptions = {}): InferenceModelRewrite[] {
   return loadResources(text, options).modelRewrites;

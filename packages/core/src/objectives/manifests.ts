@@ -5,6 +5,7 @@ import type { InferenceModelRewrite, InferenceObjective, PoolRef } from './types
 /**
  * Resource kinds this module understands.
  * @public
+ * @category Objectives and model rewrites
  */
 export type ResourceKind = 'InferenceObjective' | 'InferenceModelRewrite';
 
@@ -62,6 +63,7 @@ function modelRewriteFrom(env: Envelope, where: string): InferenceModelRewrite {
 /**
  * A decoded manifest of a known kind.
  * @public
+ * @category Objectives and model rewrites
  */
 export type ParsedResource = { readonly kind: 'InferenceObjective'; readonly resource: InferenceObjective } | { readonly kind: 'InferenceModelRewrite'; readonly resource: InferenceModelRewrite };
 
@@ -71,6 +73,7 @@ export type ParsedResource = { readonly kind: 'InferenceObjective'; readonly res
  * @param where - location named in errors, e.g. `document[2]`
  * @throws SwitchyardError `CONFIG_INVALID` naming `where` and the field path
  * @public
+ * @category Objectives and model rewrites
  */
 export function resourceFromManifest(doc: unknown, where = 'resource'): ParsedResource | undefined {
   const env = envelope(doc, where);
@@ -83,6 +86,7 @@ export function resourceFromManifest(doc: unknown, where = 'resource'): ParsedRe
  * Validates and converts an `InferenceObjective` manifest.
  * @throws SwitchyardError `CONFIG_INVALID` on a bad manifest or another kind
  * @public
+ * @category Objectives and model rewrites
  */
 export function objectiveFromManifest(doc: unknown, where = 'resource'): InferenceObjective {
   const r = resourceFromManifest(doc, where);
@@ -94,6 +98,7 @@ export function objectiveFromManifest(doc: unknown, where = 'resource'): Inferen
  * Validates and converts an `InferenceModelRewrite` manifest.
  * @throws SwitchyardError `CONFIG_INVALID` on a bad manifest or another kind
  * @public
+ * @category Objectives and model rewrites
  */
 export function modelRewriteFromManifest(doc: unknown, where = 'resource'): InferenceModelRewrite {
   const r = resourceFromManifest(doc, where);

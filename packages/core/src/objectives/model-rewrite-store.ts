@@ -3,6 +3,7 @@ import type { InferenceModelRewrite, ModelRewriteRule, ModelRewriteTarget } from
 /**
  * Options of {@link ModelRewriteStore}.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface ModelRewriteStoreOptions {
   /**
@@ -15,6 +16,7 @@ export interface ModelRewriteStoreOptions {
 /**
  * The rule that won for a model, and the resource it came from.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface ModelRewriteMatch {
   /** Name of the {@link InferenceModelRewrite} holding the rule. */
@@ -47,6 +49,7 @@ function precedence(a: RuleRef, b: RuleRef): number {
  * chosen while any target has a weight); uniformly when none has a weight; undefined when empty.
  * @param random - returns a number in [0, 1)
  * @public
+ * @category Objectives and model rewrites
  */
 export function selectRewriteTarget(targets: readonly ModelRewriteTarget[], random: () => number): ModelRewriteTarget | undefined {
   let total = 0;
@@ -69,6 +72,7 @@ export function selectRewriteTarget(targets: readonly ModelRewriteTarget[], rand
  * (`creationTimestamp`), then to the first rule in list order; the rule's targets then split the
  * traffic by weight ({@link selectRewriteTarget}).
  * @public
+ * @category Objectives and model rewrites
  */
 export class ModelRewriteStore {
   readonly #byName = new Map<string, Entry>();

@@ -3,6 +3,7 @@ import type { InferenceObjective } from './types.js';
 /**
  * Options of {@link ObjectiveStore}.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface ObjectiveStoreOptions {
   /**
@@ -21,6 +22,7 @@ export interface ObjectiveStoreOptions {
  * store.priorityOf(readClassificationHeader(req.headers, 'objective')); // 100, 0, -10, ...
  * ```
  * @public
+ * @category Objectives and model rewrites
  */
 export class ObjectiveStore {
   readonly #byName = new Map<string, InferenceObjective>();

@@ -1,6 +1,7 @@
 /**
  * A reference to an InferencePool (by name; `group`/`kind` kept for round-tripping).
  * @public
+ * @category Objectives and model rewrites
  */
 export interface PoolRef {
   /** Pool name. */
@@ -15,6 +16,7 @@ export interface PoolRef {
  * A traffic class: requests naming it in `x-llm-d-inference-objective` get its priority.
  * Priority is an int32; unset means 0; negative values mark sheddable traffic.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface InferenceObjective {
   /** Objective name (`metadata.name`); what the header carries. */
@@ -32,6 +34,7 @@ export interface InferenceObjective {
 /**
  * One weighted destination of a model-rewrite rule.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface ModelRewriteTarget {
   /** Model name the request body's `model` is rewritten to. */
@@ -44,6 +47,7 @@ export interface ModelRewriteTarget {
  * One rule of an {@link InferenceModelRewrite}: matched models (exact; empty = every model) and
  * the targets traffic is split across.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface ModelRewriteRule {
   /** Exact model names this rule matches; empty means the rule is generic (matches every model). */
@@ -55,6 +59,7 @@ export interface ModelRewriteRule {
 /**
  * A set of model-rewrite rules (traffic splitting, canaries, aliasing) for a pool.
  * @public
+ * @category Objectives and model rewrites
  */
 export interface InferenceModelRewrite {
   /** Resource name (`metadata.name`). */

@@ -8,6 +8,7 @@ import { isSwitchyardError } from '../errors/switchyard-error.js';
  * `ServiceUnavailable`, `Internal`, …), so dashboards and alerts written for llm-d select the
  * same series. `Canceled` is a client that went away.
  * @public
+ * @category Metrics of our own
  */
 export function llmdErrorCode(failure: { readonly error?: unknown; readonly upstreamStatus?: number | undefined; readonly cancelled?: boolean }): string {
   if (failure.cancelled === true) return 'Canceled';

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 /**
  * Options shared by the fast metrics.
  * @public
+ * @category Metrics of our own
  */
 export interface FastMetricOptions<TLabel extends string> {
   /** Metric name. */
@@ -24,12 +25,14 @@ export interface FastMetricOptions<TLabel extends string> {
 /**
  * Label value of the series that collects combinations beyond `maxSeries`.
  * @public
+ * @category Metrics of our own
  */
 export const OVERFLOW_LABEL_VALUE = '__overflow__';
 
 /**
  * One exposition sample, in prom-client's JSON shape.
  * @public
+ * @category Metrics of our own
  */
 export interface FastMetricSample {
   /** Label values. */
@@ -43,6 +46,7 @@ export interface FastMetricSample {
 /**
  * A fast metric's scrape-time values (prom-client's `MetricObjectWithValues` shape).
  * @public
+ * @category Metrics of our own
  */
 export interface FastMetricValues {
   /** Metric name. */
@@ -60,6 +64,7 @@ export interface FastMetricValues {
 /**
  * One series of a fast metric: its exposed labels and its recording child.
  * @public
+ * @category Metrics of our own
  */
 export interface FastMetricSeries<TChild> {
   /** Label names to values, as exposed. */
@@ -75,6 +80,7 @@ export interface FastMetricSeries<TChild> {
  * an async `get()`, so these metrics live in ordinary registries and render in the same
  * exposition format as prom-client's own.
  * @public
+ * @category Metrics of our own
  */
 export abstract class FastMetric<TLabel extends string, TChild> {
   /** Metric name. */

@@ -3,6 +3,7 @@ import { FastMetric, type FastMetricOptions, type FastMetricSample, type FastMet
 /**
  * A counter series.
  * @public
+ * @category Metrics of our own
  */
 export class FastCounterChild {
   /** Current value. */
@@ -16,6 +17,7 @@ export class FastCounterChild {
 /**
  * A Prometheus counter whose series are resolved once per label combination.
  * @public
+ * @category Metrics of our own
  */
 export class FastCounter<TLabel extends string = never> extends FastMetric<TLabel, FastCounterChild> {
   /** Adds `v` (default 1) to the series without labels. */
@@ -37,6 +39,7 @@ export class FastCounter<TLabel extends string = never> extends FastMetric<TLabe
 /**
  * A gauge series.
  * @public
+ * @category Metrics of our own
  */
 export class FastGaugeChild {
   /** Current value. */
@@ -58,6 +61,7 @@ export class FastGaugeChild {
 /**
  * A Prometheus gauge whose series are resolved once per label combination.
  * @public
+ * @category Metrics of our own
  */
 export class FastGauge<TLabel extends string = never> extends FastMetric<TLabel, FastGaugeChild> {
   /** Sets the series without labels. */
@@ -87,6 +91,7 @@ export class FastGauge<TLabel extends string = never> extends FastMetric<TLabel,
 /**
  * A histogram series.
  * @public
+ * @category Metrics of our own
  */
 export class FastHistogramChild {
   /** Observations per bucket (not cumulative); the last slot is +Inf. */
@@ -123,6 +128,7 @@ export class FastHistogramChild {
 /**
  * Options of {@link FastHistogram}.
  * @public
+ * @category Metrics of our own
  */
 export interface FastHistogramOptions<TLabel extends string> extends FastMetricOptions<TLabel> {
   /** Bucket upper bounds (any order; +Inf is implicit). */
@@ -132,6 +138,7 @@ export interface FastHistogramOptions<TLabel extends string> extends FastMetricO
 /**
  * A Prometheus histogram whose series are resolved once per label combination.
  * @public
+ * @category Metrics of our own
  */
 export class FastHistogram<TLabel extends string = never> extends FastMetric<TLabel, FastHistogramChild> {
   readonly #bounds: Float64Array;

@@ -9,7 +9,10 @@ import type { Clock } from '../clock/clock.js';
 import type { EndpointPool } from '../endpoints/pool.js';
 import type { FastMetricValues } from './fast-metric.js';
 
-/** Label names of the per-request metrics. @public */
+/**
+ * Label names of the per-request metrics. @public
+ * @category Metrics of our own
+ */
 export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
 
 /** Label names of `disagg_decision_total` / `pd_decision_total`. @public */
@@ -18,6 +21,7 @@ export type DecisionLabel = 'plugin_name' | 'plugin_type' | 'model_name' | 'deci
 /**
  * Options of {@link SchedulerMetrics}.
  * @public
+ * @category Metrics of our own
  */
 export interface SchedulerMetricsOptions {
   /** Registry to register in (default: a new one; merge it into yours with `Registry.merge`). */
@@ -74,6 +78,7 @@ const SCHEDULER_BUCKETS = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.
  * request resolves its series with one Map lookup ({@link SchedulerMetrics.requestSeries}) and
  * records with field updates, instead of prom-client's per-call label hashing.
  * @public
+ * @category Metrics of our own
  */
 export class SchedulerMetrics {
   /** The registry holding these metrics. */

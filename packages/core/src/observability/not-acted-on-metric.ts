@@ -4,6 +4,7 @@ import type { NotActedOnParameter } from '../config/not-acted-on.js';
 /**
  * Name of the gauge that lists accepted-but-not-acted-on config parameters.
  * @public
+ * @category Metrics of our own
  */
 export const NOT_ACTED_ON_METRIC = 'switchyard_config_parameter_not_acted_on';
 
@@ -12,6 +13,7 @@ export const NOT_ACTED_ON_METRIC = 'switchyard_config_parameter_not_acted_on';
  * plugin_type, parameter} 1` for each parameter of the loaded config that llm-d accepts and
  * Switchyard loads without acting on, so `/metrics` shows which settings have no effect.
  * @public
+ * @category Metrics of our own
  */
 export function recordNotActedOn(registry: Registry, parameters: readonly NotActedOnParameter[]): void {
   let gauge = registry.getSingleMetric(NOT_ACTED_ON_METRIC) as Gauge<'plugin_name' | 'plugin_type' | 'parameter'> | undefined;

@@ -4,6 +4,7 @@ import type { FastCounterChild, FastGaugeChild, FastHistogramChild } from './fas
  * The per-request series of one label combination (model, target model, fairness id,
  * priority), resolved together so a request pays one Map lookup for all of them.
  * @public
+ * @category Metrics of our own
  */
 export interface RequestSeries {
   /** Label values, in `RequestLabel` order (model_name, target_model_name, fairness_id, priority). */

@@ -8,6 +8,7 @@ import { SwitchyardError } from '../errors/switchyard-error.js';
  * @param rule - what the value must be (`must be a positive number`)
  * @param got - the value that was given
  * @public
+ * @category Options
  */
 export function invalidOption(field: string, rule: string, got: unknown): SwitchyardError {
   return new SwitchyardError('CONFIG_INVALID', `${field}: ${rule}, got ${describeValue(got)}`, { field });

@@ -4,12 +4,14 @@ import { invalidOption } from './option-error.js';
  * Checks one given (not undefined) option value and returns it, possibly normalised; throws
  * {@link invalidOption}'s error naming `field` otherwise.
  * @public
+ * @category Options
  */
 export type OptionRule<T> = (value: unknown, field: string) => T;
 
 /**
  * One rule per defaulted option of a type: what {@link resolveOptions} applies to given values.
  * @public
+ * @category Options
  */
 export type OptionRules<D> = { readonly [K in keyof D]-?: OptionRule<D[K]> };
 
@@ -24,6 +26,7 @@ export type OptionRules<D> = { readonly [K in keyof D]-?: OptionRule<D[K]> };
  * @param rules - a rule per key of `defaults`
  * @throws SwitchyardError `CONFIG_INVALID` with `field` set to the bad option's path
  * @public
+ * @category Options
  */
 export function resolveOptions<D extends object>(scope: string, input: unknown, defaults: D, rules: OptionRules<D>): Readonly<D> {
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input))) throw invalidOption(scope, 'must be an object', input);
@@ -45,6 +48,7 @@ const number = (value: unknown, field: string, rule: string, ok: (n: number) => 
  * The rules the options types share. Each names what a value must be in its error, e.g.
  * `must be an integer ≥ 1`.
  * @public
+ * @category Options
  */
 export const optionRules = {
   /** A finite number > 0. */

@@ -39,6 +39,7 @@ export class DecisionShared {
  * headers['x-gateway-destination-endpoint'] = '10.0.0.1:8000';
  * ```
  * @public
+ * @category EndpointPicker façade
  */
 export class HeaderRecord {
   [name: string]: string;

@@ -6,6 +6,7 @@ import { IF_AVAILABLE_MODES, type IfAvailableMode } from './if-available.js';
  * resolves its options against them, and the `@defaultValue` tags of the options and the table of
  * docs/scheduling.md are tested against them.
  * @public
+ * @category EndpointPicker façade
  */
 export const PICKER_DEFAULTS: {
   readonly fallbacks: number;

@@ -34,6 +34,7 @@ import type { Decision, PickOptions, RequestScheduler } from './types.js';
 /**
  * Options of {@link EndpointPicker}.
  * @public
+ * @category EndpointPicker façade
  */
 export interface EndpointPickerOptions {
   /** The endpoints to schedule over. */
@@ -111,6 +112,7 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
  * catch (error) { decision.complete({ kind: 'error', error }); }
  * ```
  * @public
+ * @category EndpointPicker façade
  */
 export class EndpointPicker implements RequestScheduler {
   /** The pool. */

@@ -11,6 +11,7 @@ import type { InferenceRequest } from '../request/types.js';
  *   history (fairness ids must then come from a trusted source, not from the client);
  * - `shared`: the shared index alone decides (the old behaviour; only for a single tenant).
  * @public
+ * @category EndpointPicker façade
  */
 export type IfAvailableMode = 'off' | 'own-history' | 'shared';
 
@@ -20,6 +21,7 @@ export const IF_AVAILABLE_MODES = ['off', 'own-history', 'shared'] as const sati
 /**
  * Settings of `Prefer: if-available`.
  * @public
+ * @category EndpointPicker façade
  */
 export interface IfAvailableOptions {
   /** See {@link IfAvailableMode}. @defaultValue 'off' */
@@ -32,6 +34,7 @@ export interface IfAvailableOptions {
  * Schema of `switchyard.ifAvailable` in an EndpointPickerConfig (both the EPP and the gateway
  * read it): `{ mode: off | own-history | shared, maxHistory }`.
  * @public
+ * @category EndpointPicker façade
  */
 export const ifAvailableSectionSchema = z.strictObject({
   mode: z.enum(IF_AVAILABLE_MODES).optional(),

@@ -8,6 +8,7 @@ import type { DecisionTrace } from '../scheduling/trace.js';
 /**
  * Classification decided by a trusted party (the gateway's `classify` hook), overriding headers.
  * @public
+ * @category EndpointPicker façade
  */
 export interface Classification {
   /** Fairness (tenant) id. */
@@ -21,6 +22,7 @@ export interface Classification {
 /**
  * Options of one `pick` call.
  * @public
+ * @category EndpointPicker façade
  */
 export interface PickOptions {
   /** Cancels admission queueing and scheduling; a queued request rejects with `REJECTED_CONTEXT_CANCELLED`. */
@@ -62,6 +64,7 @@ export interface PickOptions {
 /**
  * The interval an adapter spent turning the request body into an {@link InferenceRequest}.
  * @public
+ * @category EndpointPicker façade
  */
 export interface ParseTiming {
   /** Clock milliseconds when parsing started. */
@@ -75,6 +78,7 @@ export interface ParseTiming {
  * must drive. `complete` must be called exactly once (later calls are ignored); in-flight
  * accounting and admission slots are released there.
  * @public
+ * @category EndpointPicker façade
  */
 export interface Decision {
   /** The request as scheduled (rewritten model, priority, attributes). */
@@ -119,6 +123,7 @@ export interface Decision {
 /**
  * What adapters need from a picker: `EndpointPicker` implements it; tests and wrappers may too.
  * @public
+ * @category EndpointPicker façade
  */
 export interface RequestScheduler {
   /**

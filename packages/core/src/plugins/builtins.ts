@@ -67,6 +67,7 @@ import { fileDiscoveryPlugin } from './discovery/file-discovery.js';
  * `prefill-header-handler`).
  * `createDefaultRegistry()` registers them (plus the saturation detectors).
  * @public
+ * @category Built-in plugins
  */
 export const builtinPlugins: readonly PluginDefinition[] = [
   decodeFilterPlugin,

@@ -8,6 +8,7 @@ import type { SchedulingRequest } from '../scheduling/request.js';
  * `ScalarMetricValue` attributes), by endpoint id: `dcgm-extractor` publishes
  * `GPUUtilization/<name>` this way, `multicluster-metrics-extractor` its pool aggregates.
  * @public
+ * @category Built-in plugins
  */
 export type ScalarAttribute = ReadonlyMap<string, number>;
 
@@ -21,6 +22,7 @@ const DEFAULT_PRODUCER = 'core-metrics-extractor';
  * a full key when it already names its producer (`GPUUtilization/dcgm-extractor`, what newer
  * llm-d takes) and `<attribute>/core-metrics-extractor` otherwise.
  * @public
+ * @category Built-in plugins
  */
 export function scalarAttributeKey(attribute: string, producer?: string): AttributeKey<ScalarAttribute> {
   if (producer !== undefined) return attributeKey(producer === '' ? attribute : `${attribute}/${producer}`);
@@ -31,6 +33,7 @@ export function scalarAttributeKey(attribute: string, producer?: string): Attrib
  * The value of `endpoint` under `key` for this request, or undefined when no producer published
  * one (the attribute is an optional dependency, as in llm-d: a missing one never fails a load).
  * @public
+ * @category Built-in plugins
  */
 export function readScalar(request: SchedulingRequest, key: AttributeKey<ScalarAttribute>, endpoint: Endpoint): number | undefined {
   const v = request.attributes.get(key)?.get(endpoint.id);

@@ -8,15 +8,20 @@ import type { SchedulingRequest } from '../scheduling/request.js';
  * `encoded_endpoint_header` decodes the base64 endpoint id the client echoes in `x-session-token`;
  * `session_id` looks the client's `x-session-id` up in a server-side map (`session-id-producer`).
  * @public
+ * @category Built-in plugins
  */
 export const sessionStrategySchema = z.enum(['encoded_endpoint_header', 'session_id']);
 
-/** A session strategy. @public */
+/**
+ * A session strategy. @public
+ * @category Built-in plugins
+ */
 export type SessionStrategy = z.infer<typeof sessionStrategySchema>;
 
 /**
  * Encodes an endpoint id as a session token.
  * @public
+ * @category Built-in plugins
  */
 export function encodeSessionToken(endpointId: string): string {
   return Buffer.from(endpointId, 'utf8').toString('base64');
@@ -25,6 +30,7 @@ export function encodeSessionToken(endpointId: string): string {
 /**
  * Decodes a session token; undefined when absent or empty.
  * @public
+ * @category Built-in plugins
  */
 export function decodeSessionToken(token: string | undefined): string | undefined {
   if (token === undefined || token === '') return undefined;
@@ -54,6 +60,7 @@ export const SESSION_NOT_ACTED_ON: Readonly<Record<string, string>> = {
  * The endpoint id the request's session is pinned to under `strategy`, if any; `tokenHeader` is
  * the header of the `encoded_endpoint_header` strategy.
  * @public
+ * @category Built-in plugins
  */
 export function sessionEndpointOf(request: SchedulingRequest, strategy: SessionStrategy, tokenHeader: string = SESSION_TOKEN_HEADER): string | undefined {
   return strategy === 'session_id'

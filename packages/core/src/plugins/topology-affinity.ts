@@ -8,16 +8,21 @@ import { TOPOLOGY_EXTRACTOR, topologyAttribute, type Topology, type TopologyView
 /**
  * How close two endpoints are, closest first (llm-d's topology affinity levels).
  * @public
+ * @category Built-in plugins
  */
 export const TOPOLOGY_LEVELS = ['host', 'rack', 'zone', 'region'] as const;
 
-/** One of {@link TOPOLOGY_LEVELS}. @public */
+/**
+ * One of {@link TOPOLOGY_LEVELS}. @public
+ * @category Built-in plugins
+ */
 export type TopologyLevel = (typeof TOPOLOGY_LEVELS)[number];
 
 /**
  * The closest level two topologies share: `host` when both host names are set and equal, else
  * `rack`, `zone`, `region` (each needs equal non-empty values), else undefined.
  * @public
+ * @category Built-in plugins
  */
 export function topologyAffinity(a: Topology, b: Topology): TopologyLevel | undefined {
   if (a.hostname !== '' && a.hostname === b.hostname) return 'host';

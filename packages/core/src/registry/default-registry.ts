@@ -8,6 +8,7 @@ import { PluginRegistry } from './plugin-registry.js';
  * `@switchyard/prefix-index`, the policies of `@switchyard/flow-control` and your own with
  * `registerAll`.
  * @public
+ * @category Plugin registry and packs
  */
 export function createDefaultRegistry(): PluginRegistry {
   return new PluginRegistry().registerAll(builtinPlugins).registerAll([utilizationDetectorPlugin, concurrencyDetectorPlugin]);

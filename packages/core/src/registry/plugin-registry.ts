@@ -5,6 +5,7 @@ import type { PluginDefinition } from './types.js';
 /**
  * Options of {@link PluginRegistry.register}.
  * @public
+ * @category Plugin registry and packs
  */
 export interface RegisterOptions {
   /** Replace an existing definition of the same type instead of failing. */
@@ -21,6 +22,7 @@ export interface RegisterOptions {
  * const config = loadConfig(yamlText, { registry, pool });
  * ```
  * @public
+ * @category Plugin registry and packs
  */
 export class PluginRegistry {
   readonly #defs = new Map<string, PluginDefinition>();

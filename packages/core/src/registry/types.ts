@@ -8,6 +8,7 @@ import type { SharedState } from '../state/types.js';
 /**
  * What a plugin factory receives besides its parameters.
  * @public
+ * @category Plugin registry and packs
  */
 export interface PluginFactoryContext {
   /** Instance name from the config (defaults to the type). */
@@ -43,6 +44,7 @@ export interface PluginFactoryContext {
  * });
  * ```
  * @public
+ * @category Plugin registry and packs
  */
 export interface PluginDefinition<TParams = unknown> {
   /** Registry key, e.g. `queue-scorer`. */
@@ -81,6 +83,7 @@ export interface PluginDefinition<TParams = unknown> {
 /**
  * Identity helper that infers `TParams` from the schema.
  * @public
+ * @category Plugin registry and packs
  */
 export function definePlugin<TParams>(definition: PluginDefinition<TParams>): PluginDefinition<TParams> {
   return definition;

@@ -42,6 +42,7 @@ function parseAnthropic(body: JsonObject, countTokens: boolean): ParsedRequestBo
  * of type `text` are joined; `image`/`document` are recorded as media; `tool_use`,
  * `tool_result` and `thinking` blocks contribute their JSON.
  * @public
+ * @category Request parsing
  */
 export const anthropicParser: RequestParser = {
   type: 'anthropic-parser',

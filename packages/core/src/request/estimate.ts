@@ -18,6 +18,7 @@ const estimates = new WeakMap<PromptView, number>();
  * up, for text (per prompt); for chat, the message contents plus the tools JSON together; the
  * exact count for pre-tokenised prompts; 0 when there is no prompt.
  * @public
+ * @category Request parsing
  */
 export function estimatePromptTokens(prompt: PromptView): number {
   let n = estimates.get(prompt);

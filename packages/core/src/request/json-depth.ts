@@ -4,6 +4,7 @@
  * of levels only serve to overflow the stack of whatever walks the body next (the model rewrite
  * re-serialises it, plugins read it), which would turn client input into a scheduler failure.
  * @public
+ * @category Request parsing
  */
 export const DEFAULT_MAX_JSON_DEPTH = 512;
 

@@ -115,6 +115,7 @@ export function parseOpenAIBody(input: RequestParserInput): ParsedRequestBody {
 /**
  * Parser for the OpenAI API: `chat/completions`, `completions`, `embeddings`, `responses`.
  * @public
+ * @category Request parsing
  */
 export const openAIParser: RequestParser = {
   type: 'openai-parser',

@@ -13,24 +13,28 @@ import { vllmHttpParser } from './vllm-parser.js';
 /**
  * Default body limit of {@link parseRequest}: 16 MiB.
  * @public
+ * @category Request parsing
  */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Path used when neither the caller nor any path header names one (llm-d's default).
  * @public
+ * @category Request parsing
  */
 export const DEFAULT_REQUEST_PATH = '/v1/completions';
 
 /**
  * The default parser list, in llm-d's order: OpenAI, Anthropic, vLLM HTTP, passthrough (fallback).
  * @public
+ * @category Request parsing
  */
 export const BUILTIN_REQUEST_PARSERS: readonly RequestParser[] = [openAIParser, anthropicParser, vllmHttpParser, passthroughParser];
 
 /**
  * What {@link parseRequest} needs from a transport.
  * @public
+ * @category Request parsing
  */
 export interface RequestInput {
   /** Request path; when absent, read from `:path`, `x-original-path` or `x-forwarded-path`. */
@@ -44,6 +48,7 @@ export interface RequestInput {
 /**
  * Options of {@link parseRequest}.
  * @public
+ * @category Request parsing
  */
 export interface ParseOptions {
   /** Largest accepted body in bytes. @defaultValue 16 MiB ({@link DEFAULT_MAX_BODY_BYTES}) */
@@ -131,6 +136,7 @@ const randomUUID = (): string => globalThis.crypto.randomUUID();
  * req.model; req.prompt; req.maxOutputTokens;
  * ```
  * @public
+ * @category Request parsing
  */
 export function parseRequest(input: RequestInput, options: ParseOptions = {}): InferenceRequest {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

@@ -33,6 +33,7 @@ class ParserInstance implements Plugin, RequestParser {
  * Plugin definition of a request parser, so a config can list it in `plugins` and name it in
  * `requestHandler.parsers`, as llm-d's do.
  * @public
+ * @category Request parsing
  */
 export function requestParserPlugin(parser: RequestParser, description: string, notActedOn?: Readonly<Record<string, string>>): PluginDefinition<Record<string, never>> {
   return definePlugin({
@@ -47,6 +48,7 @@ export function requestParserPlugin(parser: RequestParser, description: string, 
 /**
  * True when a configured plugin is a request parser (what `requestHandler.parsers` may name).
  * @public
+ * @category Request parsing
  */
 export function isRequestParser(plugin: Plugin): plugin is Plugin & RequestParser {
   const p = plugin as Partial<RequestParser>;
@@ -57,6 +59,7 @@ export function isRequestParser(plugin: Plugin): plugin is Plugin & RequestParse
  * The built-in parsers as plugin types: `openai-parser`, `anthropic-parser`, `vllmhttp-parser`,
  * `sglanghttp-parser`, `vertexai-parser`, `passthrough-parser` (llm-d's names).
  * @public
+ * @category Request parsing
  */
 export const requestParserPlugins: readonly PluginDefinition<Record<string, never>>[] = [
   // llm-d-router's integration-test configs set `propagatePriority` (a parameter of an older

@@ -5,6 +5,7 @@ import type { ApiKind, PromptView } from './types.js';
  * What a {@link RequestParser} is given: the resolved path, the claimed suffix it was chosen by,
  * the normalised headers and the raw body bytes (never empty: bodyless requests are not parsed).
  * @public
+ * @category Request parsing
  */
 export interface RequestParserInput {
   /** Request path with the query stripped. */
@@ -20,6 +21,7 @@ export interface RequestParserInput {
 /**
  * The body-derived part of an {@link InferenceRequest}, as a parser returns it.
  * @public
+ * @category Request parsing
  */
 export interface ParsedRequestBody {
   /** API shape of the body. */
@@ -54,6 +56,7 @@ export interface ParsedRequestBody {
  * parseRequest(input, { parsers: [ollama, ...BUILTIN_REQUEST_PARSERS] });
  * ```
  * @public
+ * @category Request parsing
  */
 export interface RequestParser {
   /** Plugin type name, e.g. `openai-parser` (matches the llm-d plugin type where one exists). */

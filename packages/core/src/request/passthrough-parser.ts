@@ -6,6 +6,7 @@ import type { ParsedRequestBody, RequestParser, RequestParserInput } from './par
  * object, a string `model` and a boolean `stream` are picked up (useful for routing and metrics
  * labels); the prompt is never interpreted, so prefix-aware scorers see nothing.
  * @public
+ * @category Request parsing
  */
 export const passthroughParser: RequestParser = {
   type: 'passthrough-parser',

@@ -60,6 +60,7 @@ function readStream(body: JsonObject): boolean {
  * model-name rewriter: the body is forwarded as received. Usage comes back in `meta_info`, which
  * core's response reader reads. Any path other than `generate` / `/generate` is a 400.
  * @public
+ * @category Request parsing
  */
 export const sglangHttpParser: RequestParser = {
   type: 'sglanghttp-parser',

@@ -1,6 +1,7 @@
 /**
  * Which API shape a request body has; chosen by longest path suffix.
  * @public
+ * @category Request parsing
  */
 export type ApiKind =
   | 'openai-chat-completions'
@@ -17,6 +18,7 @@ export type ApiKind =
  * One chat message as far as routing cares: the role and the content, flattened to text
  * (multi-part content keeps its text parts; media parts are recorded in `media`).
  * @public
+ * @category Request parsing
  */
 export interface ChatMessage {
   readonly role: string;
@@ -35,6 +37,7 @@ export interface ChatMessage {
  * - `tokens`: one or more pre-tokenised prompts.
  * - `none`: the body has no prompt (embeddings of unknown shape, passthrough, no body).
  * @public
+ * @category Request parsing
  */
 export type PromptView =
   | { readonly kind: 'text'; readonly texts: readonly string[] }
@@ -46,6 +49,7 @@ export type PromptView =
  * A parsed inference request: everything the scheduler needs, independent of the transport.
  * Produced by `parseRequest`; adapters never build it by hand.
  * @public
+ * @category Request parsing
  */
 export interface InferenceRequest {
   /** `x-request-id`, or a generated UUID. */

@@ -46,6 +46,7 @@ function skipped(): ParsedRequestBody {
  * The body stays the gRPC frame as received (no model-name rewrite inside protobuf, as in llm-d);
  * the response reader takes usage from the JSON inside the response's `HttpBody`.
  * @public
+ * @category Request parsing
  */
 export const vertexAIParser: RequestParser = {
   type: 'vertexai-parser',

@@ -50,6 +50,7 @@ function parseGenerate(body: JsonObject): ParsedRequestBody {
  * Parser for vLLM's HTTP server: `inference/v1/generate` natively, and every OpenAI path through
  * the OpenAI parser, so one parser covers a vLLM route serving both (as llm-d's `vllmhttp-parser`).
  * @public
+ * @category Request parsing
  */
 export const vllmHttpParser: RequestParser = {
   type: 'vllmhttp-parser',

@@ -5,7 +5,10 @@ import type { SchedulingRequest } from '../scheduling/request.js';
 import { parseParams } from './params.js';
 import type { PendingLoad, SaturationDetector } from './types.js';
 
-/** Registry type of the concurrency detector. @public */
+/**
+ * Registry type of the concurrency detector. @public
+ * @category Saturation detectors
+ */
 export const CONCURRENCY_DETECTOR_TYPE = 'concurrency-detector';
 
 const concurrencyShape = z.strictObject({
@@ -22,12 +25,14 @@ const concurrencyShape = z.strictObject({
 /**
  * What `concurrency-detector` counts.
  * @public
+ * @category Saturation detectors
  */
 export type ConcurrencyMode = 'requests' | 'tokens' | 'hybrid';
 
 /**
  * Input (config-shaped) parameters of `concurrency-detector`, with llm-d's names.
  * @public
+ * @category Saturation detectors
  */
 export interface ConcurrencyDetectorInput {
   /** `requests` (default), `tokens`, or `hybrid` (the tighter of both per endpoint). */
@@ -43,6 +48,7 @@ export interface ConcurrencyDetectorInput {
 /**
  * Validated parameters of `concurrency-detector`.
  * @public
+ * @category Saturation detectors
  */
 export interface ConcurrencyDetectorParams {
   /** What is counted. */
@@ -59,12 +65,14 @@ export interface ConcurrencyDetectorParams {
  * Parameters schema of `concurrency-detector`, with llm-d's names and defaults (missing object =
  * all defaults; unknown keys are rejected).
  * @public
+ * @category Saturation detectors
  */
 export const concurrencyDetectorParams: z.ZodType<ConcurrencyDetectorParams, ConcurrencyDetectorInput | undefined> = concurrencyShape.prefault({});
 
 /**
  * Open-loop detector over Switchyard's own in-flight accounting, also usable as a filter.
  * @public
+ * @category Saturation detectors
  */
 export interface ConcurrencyDetector extends SaturationDetector, Filter {
   /** The validated parameters. */
@@ -80,6 +88,7 @@ export interface ConcurrencyDetector extends SaturationDetector, Filter {
  * that is full everywhere yields no candidates (429 `rejected-saturated`).
  * @throws SwitchyardError `CONFIG_INVALID` on invalid parameters
  * @public
+ * @category Saturation detectors
  */
 export function createConcurrencyDetector(params?: ConcurrencyDetectorInput & { readonly name?: string }): ConcurrencyDetector {
   const { name = CONCURRENCY_DETECTOR_TYPE, ...rest } = params ?? {};

@@ -7,6 +7,7 @@ import { UTILIZATION_DETECTOR_TYPE, createUtilizationDetector, utilizationDetect
  * `utilization-detector`: saturation from scraped queue depth and KV-cache usage (stale metrics
  * count as saturated); also a fail-open filter. llm-d's default detector.
  * @public
+ * @category Saturation detectors
  */
 export const utilizationDetectorPlugin = definePlugin({
   type: UTILIZATION_DETECTOR_TYPE,
@@ -20,6 +21,7 @@ export const utilizationDetectorPlugin = definePlugin({
  * `concurrency-detector`: saturation from in-flight requests, tokens, or both; also a filter
  * without fail-open.
  * @public
+ * @category Saturation detectors
  */
 export const concurrencyDetectorPlugin = definePlugin({
   type: CONCURRENCY_DETECTOR_TYPE,

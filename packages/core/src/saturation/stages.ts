@@ -17,6 +17,7 @@ export interface StagePartition {
 /**
  * Saturation of a pool per stage and overall.
  * @public
+ * @category Saturation detectors
  */
 export interface PoolSaturation {
   /** Gate value: the maximum over the stages that have endpoints (1 when none has). */

@@ -8,6 +8,7 @@ import type { Plugin } from '../scheduling/plugins.js';
  * the endpoints they are given, so a controller that dispatches many requests in one pass sees
  * saturation rise with every dispatch instead of only after the next scrape.
  * @public
+ * @category Saturation detectors
  */
 export interface PendingLoad {
   /** Admitted requests not yet reflected in endpoint state. */
@@ -20,6 +21,7 @@ export interface PendingLoad {
  * Measures how full a set of endpoints is: 0 = idle, ≥ 1 = saturated. Detectors are also
  * scheduler filters (they implement `Filter`) in llm-d's built-ins.
  * @public
+ * @category Saturation detectors
  */
 export interface SaturationDetector extends Plugin {
   /**
@@ -32,6 +34,7 @@ export interface SaturationDetector extends Plugin {
 /**
  * True when `plugin` implements {@link SaturationDetector}.
  * @public
+ * @category Saturation detectors
  */
 export function isSaturationDetector(plugin: Plugin | undefined): plugin is SaturationDetector {
   return plugin !== undefined && typeof (plugin as Partial<SaturationDetector>).saturation === 'function';

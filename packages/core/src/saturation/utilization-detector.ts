@@ -6,7 +6,10 @@ import type { SchedulingRequest } from '../scheduling/request.js';
 import { parseParams, positiveDurationMs } from './params.js';
 import type { PendingLoad, SaturationDetector } from './types.js';
 
-/** Registry type of the utilization detector. @public */
+/**
+ * Registry type of the utilization detector. @public
+ * @category Saturation detectors
+ */
 export const UTILIZATION_DETECTOR_TYPE = 'utilization-detector';
 
 const utilizationShape = z.strictObject({
@@ -23,6 +26,7 @@ const utilizationShape = z.strictObject({
 /**
  * Input (config-shaped) parameters of `utilization-detector`, with llm-d's names.
  * @public
+ * @category Saturation detectors
  */
 export interface UtilizationDetectorInput {
   /** Waiting requests per endpoint that count as full (default 5). */
@@ -38,6 +42,7 @@ export interface UtilizationDetectorInput {
 /**
  * Validated parameters of `utilization-detector`.
  * @public
+ * @category Saturation detectors
  */
 export interface UtilizationDetectorParams {
   /** Waiting requests per endpoint that count as full. */
@@ -54,12 +59,14 @@ export interface UtilizationDetectorParams {
  * Parameters schema of `utilization-detector`, with llm-d's names and defaults (missing object =
  * all defaults; unknown keys are rejected).
  * @public
+ * @category Saturation detectors
  */
 export const utilizationDetectorParams: z.ZodType<UtilizationDetectorParams, UtilizationDetectorInput | undefined> = utilizationShape.prefault({});
 
 /**
  * Closed-loop detector over scraped metrics, also usable as a scheduler filter.
  * @public
+ * @category Saturation detectors
  */
 export interface UtilizationDetector extends SaturationDetector, Filter {
   /** The validated parameters. */
@@ -78,6 +85,7 @@ export interface UtilizationDetector extends SaturationDetector, Filter {
  * @param clock - time source for the filter's staleness check (defaults to the system clock)
  * @throws SwitchyardError `CONFIG_INVALID` on invalid parameters
  * @public
+ * @category Saturation detectors
  */
 export function createUtilizationDetector(params?: UtilizationDetectorInput & { readonly name?: string }, clock: Clock = systemClock): UtilizationDetector {
   const { name = UTILIZATION_DETECTOR_TYPE, ...rest } = params ?? {};

@@ -3,6 +3,7 @@ import type { Endpoint } from '../endpoints/types.js';
 /**
  * A typed key for a request attribute. Data producers write attributes, plugins read them.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface AttributeKey<T> {
   /** Attribute name; producers and consumers declare these names. */
@@ -14,6 +15,7 @@ export interface AttributeKey<T> {
 /**
  * Creates an {@link AttributeKey}. Keys are compared by name, so two copies of a package agree.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export function attributeKey<T>(name: string): AttributeKey<T> {
   return { name };
@@ -22,6 +24,7 @@ export function attributeKey<T>(name: string): AttributeKey<T> {
 /**
  * Per-request attribute store filled by data producers during one scheduling cycle.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export class AttributeMap {
   readonly #values = new Map<string, unknown>();
@@ -50,6 +53,7 @@ export class AttributeMap {
 /**
  * How much of a request's prompt one endpoint already holds in its KV cache, in blocks.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface PrefixMatchInfo {
   /** Matched blocks (weighted by cache tier for the precise index, then truncated). */
@@ -66,6 +70,7 @@ export interface PrefixMatchInfo {
  * In-flight load Switchyard itself dispatched, per endpoint. A view rather than a snapshot map, so
  * publishing it costs nothing per endpoint.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface InFlightLoadView {
   /** Requests dispatched to `endpoint` and not completed. */
@@ -77,6 +82,7 @@ export interface InFlightLoadView {
 /**
  * Predicted latency of the request on one endpoint.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface LatencyPrediction {
   /** Predicted time to first token, ms. */
@@ -91,6 +97,7 @@ export interface LatencyPrediction {
  * (`prefix-match-info/<name>`), so approximate and precise producers can run side by side and
  * each consumer can pick one (llm-d's `prefixMatchInfoProducerName`).
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export function prefixMatchAttribute(producerName?: string): AttributeKey<ReadonlyMap<string, PrefixMatchInfo>> {
   return producerName === undefined || producerName === '' ? Attributes.prefixMatch : attributeKey(`${Attributes.prefixMatch.name}/${producerName}`);
@@ -100,6 +107,7 @@ export function prefixMatchAttribute(producerName?: string): AttributeKey<Readon
  * Well-known attributes shared between packages. Producers in `@switchyard/prefix-index` write
  * `prefixMatch` and `tokens`; core's in-flight producer writes `inFlightLoad`.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export const Attributes = {
   /** Per endpoint id: prefix match of this request. */
@@ -132,5 +140,6 @@ export const Attributes = {
  * Request metadata by namespace: each namespace's fields as plain JSON values (an ext_proc
  * `filter_metadata` Struct converted field by field).
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export type RequestMetadata = Readonly<Record<string, Readonly<Record<string, unknown>>>>;

@@ -28,6 +28,7 @@ function invokeClose(plugin: Plugin): Promise<CloseOutcome> {
  * then the profile handler, the producers and the profiles' filters, scorers and pickers (a
  * hand-built configuration may hold instances that are not in its `plugins` map).
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export function configPlugins(config: SchedulerConfig): Plugin[] {
   const seen = new Set<Plugin>(config.plugins.values());
@@ -49,6 +50,7 @@ export function configPlugins(config: SchedulerConfig): Plugin[] {
  * threw or rejected during this call; the message names each failed plugin and the `cause` is an
  * `AggregateError` of the original errors
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export async function closePlugins(plugins: Iterable<Plugin>): Promise<void> {
   const mine: { plugin: Plugin; done: Promise<CloseOutcome> }[] = [];

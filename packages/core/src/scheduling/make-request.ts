@@ -5,6 +5,7 @@ import type { SchedulingRequest } from './request.js';
 /**
  * Fields of a {@link SchedulingRequest} besides the parsed request; all optional.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface SchedulingRequestInit {
   /** Model after rewrite (default: the request's model). */
@@ -27,13 +28,17 @@ export interface SchedulingRequestInit {
   readonly attributes?: AttributeMap;
 }
 
-/** Fairness id of requests that name none. @public */
+/**
+ * Fairness id of requests that name none. @public
+ * @category Scheduling framework (Filter → Score → Pick)
+ */
 export const DEFAULT_FAIRNESS_ID = 'default-flow';
 
 /**
  * Builds a {@link SchedulingRequest}. The `EndpointPicker` does this for every request; plugin
  * authors use it to drive their plugins in tests, and simulators to schedule without the façade.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export function createSchedulingRequest(request: InferenceRequest, init: SchedulingRequestInit = {}): SchedulingRequest {
   return new SchedulingRequestRecord(request, init);

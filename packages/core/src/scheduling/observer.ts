@@ -3,6 +3,7 @@ import type { Plugin } from './plugins.js';
 /**
  * Extension points whose plugin calls can be timed (the `extension_point` metric label).
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export type ExtensionPoint = 'Filter' | 'Scorer' | 'Picker' | 'ProfileHandler' | 'DataProducer' | 'PreRequest' | 'ResponseStart' | 'Usage' | 'Complete';
 
@@ -10,6 +11,7 @@ export type ExtensionPoint = 'Filter' | 'Scorer' | 'Picker' | 'ProfileHandler' |
  * Receives per-plugin timings from the scheduler. Timing costs two clock reads per plugin call,
  * so the scheduler only measures one cycle in `sampleEvery` (and never without an observer).
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface PluginObserver {
   /** Measure one scheduling cycle out of this many (1 = every cycle). */

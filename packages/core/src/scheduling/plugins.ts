@@ -6,6 +6,7 @@ import type { TraceRecorder } from './trace.js';
 /**
  * What every plugin call receives besides the request.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface CycleContext {
   /** Time source. */
@@ -19,6 +20,7 @@ export interface CycleContext {
 /**
  * Common part of every plugin: `type` is the registry key, `name` the instance name in a config.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface Plugin {
   /** Registry key of the plugin's definition, e.g. `queue-scorer`. */
@@ -43,6 +45,7 @@ export interface Plugin {
  * Removes endpoints that must not serve the request. Returning an empty list fails the profile
  * (429 `rejected-saturated`).
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface Filter extends Plugin {
   /** Returns the endpoints that may serve the request (return the input array itself to keep all). */
@@ -52,12 +55,14 @@ export interface Filter extends Plugin {
 /**
  * Scores of one scorer, by endpoint id. Values are clamped to [0, 1]; missing endpoints get 0.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export type ScoreMap = ReadonlyMap<string, number>;
 
 /**
  * Rates endpoints for the request.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface Scorer extends Plugin {
   /** Scores by endpoint id; values outside [0, 1] are clamped and missing endpoints get 0. */
@@ -78,6 +83,7 @@ export interface Scorer extends Plugin {
 /**
  * An endpoint with its total weighted score in one profile.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface ScoredEndpoint {
   /** The candidate. */
@@ -90,6 +96,7 @@ export interface ScoredEndpoint {
  * Chooses the target(s) from scored endpoints: the first is the primary, the rest ordered
  * fallbacks.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface Picker extends Plugin {
   /** Returns the targets, primary first; an empty list fails the profile. */
@@ -105,6 +112,7 @@ export interface Picker extends Plugin {
  * Supplies request attributes before the profiles run (tokens, prefix matches, load...).
  * Producers run in dependency order of `produces`/`consumes`; their errors are logged, not fatal.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface DataProducer extends Plugin {
   /** Attribute names this producer writes. */
@@ -120,6 +128,7 @@ export interface DataProducer extends Plugin {
  * at all (llm-d's request-control Admitter). The first admitter that returns a reason denies the
  * request (`ADMISSION_DENIED`, HTTP 500 as in llm-d, message "request cannot be admitted: …").
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface Admitter extends Plugin {
   /** Returns why the request is denied, or undefined to admit it. */
@@ -129,6 +138,7 @@ export interface Admitter extends Plugin {
 /**
  * Result of one scheduling profile: ordered targets (primary first) and every scored candidate.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface ProfileResult {
   /** Picked endpoints, primary first. */
@@ -140,6 +150,7 @@ export interface ProfileResult {
 /**
  * Result of a whole scheduling cycle.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface SchedulingResult {
   /** Result per profile that ran; `null` when the profile ran and failed or was rejected by a decider. */
@@ -151,6 +162,7 @@ export interface SchedulingResult {
 /**
  * Outcome of a request, reported once to the decision's lifecycle.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export type RequestOutcome =
   | { readonly kind: 'success'; readonly usage?: Usage | undefined }
@@ -160,6 +172,7 @@ export type RequestOutcome =
 /**
  * Token usage reported by the model server.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface Usage {
   /** Prompt (input) tokens. */
@@ -173,6 +186,7 @@ export interface Usage {
 /**
  * What the gateway learned when the upstream response started.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface ResponseStartInfo {
   /** Endpoint that actually serves the request (may be a fallback). */
@@ -186,6 +200,7 @@ export interface ResponseStartInfo {
 /**
  * Optional lifecycle hooks; any plugin may implement any of them.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface RequestLifecycle {
   /** After scheduling, before forwarding: update indexes, account in-flight load, add headers. */
@@ -201,6 +216,7 @@ export interface RequestLifecycle {
 /**
  * A named Filter → Score → Pick pipeline.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface SchedulingProfile {
   /** Profile name, referenced by profile handlers (`default`, `decode`, `prefill`...). */
@@ -216,6 +232,7 @@ export interface SchedulingProfile {
 /**
  * A scorer with its weight in a profile.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface WeightedScorer {
   /** The scorer. */
@@ -227,6 +244,7 @@ export interface WeightedScorer {
 /**
  * Decides which profiles run, in which order, and which result is primary.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface ProfileHandler extends Plugin {
   /**
@@ -257,6 +275,7 @@ export interface ProfileHandler extends Plugin {
  * Decides whether an optional disaggregation stage (prefill, encode) runs for a request, given the
  * decode stage's pick. Referenced by name from `disagg-profile-handler`'s `deciders`.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface StageDecider extends Plugin {
   /** True when the stage should run for this request. */

@@ -6,6 +6,7 @@ import type { AttributeMap } from './attributes.js';
  * derived from it (rewritten model, objective, priority, fairness id) and the attributes that data
  * producers add during the cycle.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface SchedulingRequest {
   /** The parsed request. */

@@ -11,6 +11,7 @@ import type { SchedulingRequest } from './request.js';
  * producers in run order, and every plugin instance (for lifecycle hooks). `loadConfig` returns
  * one; `createSchedulerConfig` builds one in code.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface SchedulerConfig {
   /** Profiles by name. */
@@ -26,6 +27,7 @@ export interface SchedulerConfig {
 /**
  * Options of {@link Scheduler}.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface SchedulerOptions {
   /** Receives sampled per-plugin timings. */
@@ -47,6 +49,7 @@ function hasLifecycle(p: Plugin): p is Plugin & RequestLifecycle {
  * The `EndpointPicker` wraps it with admission, headers and lifecycle; simulators and tests may
  * use it directly.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export class Scheduler {
   /** The configuration this scheduler runs. */

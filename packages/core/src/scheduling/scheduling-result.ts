@@ -6,6 +6,7 @@ import type { ProfileResult, SchedulingResult } from './plugins.js';
  * literal's allocation site, after which everything the result references survives every
  * young-generation GC until the next full GC. A class instance has no allocation site.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export function schedulingResult(profileResults: ReadonlyMap<string, ProfileResult | null>, primaryProfileName: string): SchedulingResult {
   return new CycleResult(profileResults, primaryProfileName);

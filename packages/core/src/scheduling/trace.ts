@@ -1,6 +1,7 @@
 /**
  * What happened in one profile of a scheduling cycle.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface ProfileTrace {
   /** Profile name. */
@@ -26,6 +27,7 @@ export interface ProfileTrace {
 /**
  * One scorer's contribution in a {@link ProfileTrace}.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface ScorerTrace {
   /** Scorer instance name. */
@@ -44,6 +46,7 @@ export interface ScorerTrace {
  * Explanation of one decision: per profile, the candidates, what each filter removed, each
  * scorer's raw and weighted scores, and the pick.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export interface DecisionTrace {
   /** Request id. */
@@ -65,6 +68,7 @@ export interface DecisionTrace {
  * Collects a {@link DecisionTrace}. The scheduler only calls it when tracing is on, so a
  * decision nobody inspects pays nothing.
  * @public
+ * @category Scheduling framework (Filter → Score → Pick)
  */
 export class TraceRecorder {
   /** The trace being recorded. */

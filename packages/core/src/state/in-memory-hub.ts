@@ -10,6 +10,7 @@ interface Batch {
 /**
  * Options of {@link InMemoryStateHub}.
  * @public
+ * @category Shared state across replicas
  */
 export interface InMemoryStateHubOptions {
   /** Record batches kept for replicas that read late (default 1,000; older ones are trimmed, like a capped stream). */
@@ -24,6 +25,7 @@ export interface InMemoryStateHubOptions {
  * a capped log of record batches read from a per-replica cursor), with fault switches so tests can
  * take it down, restart it empty or cut one replica off.
  * @public
+ * @category Shared state across replicas
  */
 export class InMemoryStateHub {
   readonly #loads = new Map<string, PeerSnapshot>();

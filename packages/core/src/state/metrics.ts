@@ -3,6 +3,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 /**
  * What happened to shared records, for `switchyard_shared_state_records_total{direction}`.
  * @public
+ * @category Shared state across replicas
  */
 export type RecordDirection = 'sent' | 'received' | 'dropped' | 'invalid';
 
@@ -10,6 +11,7 @@ export type RecordDirection = 'sent' | 'received' | 'dropped' | 'invalid';
  * Prometheus metrics of one replica's shared state. The staleness gauge is what the sync interval
  * bounds: milliseconds since the last successful exchange, in seconds, read at scrape time.
  * @public
+ * @category Shared state across replicas
  */
 export class SharedStateMetrics {
   /** The registry holding these metrics. */

@@ -7,12 +7,16 @@ import { applyPeerLoad, snapshotLoad, type AttachedPool } from './pool-load.js';
 import { scopedState } from './scoped.js';
 import type { ExchangeReply, PeerSnapshot, RecordHandler, SharedRecord, SharedState, SharedStateStatus, SharedStateTransport } from './types.js';
 
-/** llm-d's `dataLayer.crossReplicaSyncInterval` default. @public */
+/**
+ * llm-d's `dataLayer.crossReplicaSyncInterval` default. @public
+ * @category Shared state across replicas
+ */
 export const DEFAULT_SYNC_INTERVAL_MS = 200;
 
 /**
  * Options of {@link ReplicaSync}.
  * @public
+ * @category Shared state across replicas
  */
 export interface ReplicaSyncOptions {
   /** The store (Redis, or an {@link InMemoryStateHub} transport). */
@@ -62,6 +66,7 @@ function positive(value: number | undefined, fallback: number, field: string): n
  * `switchyard_shared_state_connected` gauge drops to 0, one line is logged, and the next
  * successful exchange rejoins. Call {@link ReplicaSync.start} once the pools are attached.
  * @public
+ * @category Shared state across replicas
  */
 export class ReplicaSync implements SharedState {
   /** This replica's id. */

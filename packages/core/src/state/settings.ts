@@ -10,6 +10,7 @@ import { DEFAULT_SYNC_INTERVAL_MS } from './replica-sync.js';
  * Schema of the shared-state settings block: `switchyard.sharedState` in an EndpointPickerConfig
  * (the EPP), `gateway.sharedState` in the gateway's section. `--redis-url` overrides `redisUrl`.
  * @public
+ * @category Shared state across replicas
  */
 export const sharedStateSectionSchema = z.strictObject({
   /** `redis://host:port`: turns sharing on. */
@@ -28,6 +29,7 @@ export const sharedStateSectionSchema = z.strictObject({
  * Schema of Switchyard's own top-level section of an EndpointPickerConfig (llm-d has no such
  * field, so llm-d configs are unaffected).
  * @public
+ * @category Shared state across replicas
  */
 export const switchyardSectionSchema = z.strictObject({
   sharedState: sharedStateSectionSchema.optional(),
@@ -38,12 +40,14 @@ export const switchyardSectionSchema = z.strictObject({
 /**
  * Switchyard's own section of an EndpointPickerConfig, validated.
  * @public
+ * @category Shared state across replicas
  */
 export type SwitchyardSection = z.output<typeof switchyardSectionSchema>;
 
 /**
  * Resolved shared-state settings: where the store is and how often to sync.
  * @public
+ * @category Shared state across replicas
  */
 export interface SharedStateSettings {
   /** The Redis URL. */
@@ -61,6 +65,7 @@ export interface SharedStateSettings {
 /**
  * Inputs of {@link resolveSharedStateSettings}.
  * @public
+ * @category Shared state across replicas
  */
 export interface SharedStateSettingsInput {
   /** The settings block as written (validated here). */
@@ -79,6 +84,7 @@ export interface SharedStateSettingsInput {
  * `dataLayer.crossReplicaSyncInterval`, else 200 ms, rounded up to the 50 ms tick.
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad field
  * @public
+ * @category Shared state across replicas
  */
 export function resolveSharedStateSettings(input: SharedStateSettingsInput): SharedStateSettings | undefined {
   const path = input.path ?? ['switchyard', 'sharedState'];
@@ -113,6 +119,7 @@ export function resolveSharedStateSettings(input: SharedStateSettingsInput): Sha
  * before it loads the config, because the plugins it creates need the shared state.
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad field
  * @public
+ * @category Shared state across replicas
  */
 export function sharedStateSettingsOf(config: string | object | undefined, redisUrl?: string): SharedStateSettings | undefined {
   const doc = (typeof config === 'string' ? parseConfigText(config) : config) as { switchyard?: { sharedState?: unknown }; dataLayer?: unknown } | undefined | null;

@@ -3,6 +3,7 @@ import type { EndpointPool } from '../endpoints/pool.js';
 /**
  * In-flight load one replica reports, per pool scope and endpoint id: `[requests, tokens]`.
  * @public
+ * @category Shared state across replicas
  */
 export type ReplicaLoad = Readonly<Record<string, Readonly<Record<string, readonly [number, number]>>>>;
 
@@ -10,6 +11,7 @@ export type ReplicaLoad = Readonly<Record<string, Readonly<Record<string, readon
  * One piece of shared history (a routing decision, a session binding) on a named channel. `data`
  * must survive `JSON.stringify`.
  * @public
+ * @category Shared state across replicas
  */
 export interface SharedRecord {
   /** Channel, e.g. `default/prefix/approx-prefix-cache-producer`. */
@@ -21,6 +23,7 @@ export interface SharedRecord {
 /**
  * What one replica sends in one sync round trip.
  * @public
+ * @category Shared state across replicas
  */
 export interface ExchangeRequest {
   /** The sending replica. */
@@ -36,6 +39,7 @@ export interface ExchangeRequest {
 /**
  * Another replica's latest load snapshot as the store holds it.
  * @public
+ * @category Shared state across replicas
  */
 export interface PeerSnapshot {
   /** The peer. */
@@ -49,6 +53,7 @@ export interface PeerSnapshot {
 /**
  * A record another replica published.
  * @public
+ * @category Shared state across replicas
  */
 export interface ReceivedRecord extends SharedRecord {
   /** The publishing replica. */
@@ -58,6 +63,7 @@ export interface ReceivedRecord extends SharedRecord {
 /**
  * What one sync round trip returns.
  * @public
+ * @category Shared state across replicas
  */
 export interface ExchangeReply {
   /** Every other replica's latest snapshot (the store may include dead ones; seq tells). */
@@ -71,6 +77,7 @@ export interface ExchangeReply {
  * implementation is `@switchyard/redis`; {@link InMemoryStateHub} is the in-process one. An
  * exchange may reject (store down, slow, partitioned); the caller then serves from local state.
  * @public
+ * @category Shared state across replicas
  */
 export interface SharedStateTransport {
   /** Pushes this replica's snapshot and records; pulls the peers'. Rejects on any failure or when `signal` aborts. */
@@ -82,12 +89,14 @@ export interface SharedStateTransport {
 /**
  * Receives records other replicas published on one channel.
  * @public
+ * @category Shared state across replicas
  */
 export type RecordHandler = (data: unknown, replicaId: string) => void;
 
 /**
  * Health of shared state as one replica sees it.
  * @public
+ * @category Shared state across replicas
  */
 export interface SharedStateStatus {
   /** This replica. */
@@ -106,6 +115,7 @@ export interface SharedStateStatus {
  * waits on the network. In-flight load flows through the pools it is attached to: each pool's
  * endpoints then report the fleet's in-flight counts (local + peers).
  * @public
+ * @category Shared state across replicas
  */
 export interface SharedState {
   /** This replica's id. */

@@ -10,6 +10,7 @@ const STATUS_ERROR = 2;
 /**
  * The spans of one request, driven by `recordDecisions` (times are clock milliseconds).
  * @public
+ * @category Tracing
  */
 export interface RequestSpans {
   /** Scheduling answered: ends queue wait, schedule and profile spans, starts the upstream span. */
@@ -23,6 +24,7 @@ export interface RequestSpans {
 /**
  * Starts the spans of each request. Pass one to `recordDecisions({ tracer })`.
  * @public
+ * @category Tracing
  */
 export interface DecisionTracer {
   /** `parsed`, when the adapter reports it, opens the request span at parse start. */
@@ -32,6 +34,7 @@ export interface DecisionTracer {
 /**
  * Options of {@link openTelemetryDecisionTracer}.
  * @public
+ * @category Tracing
  */
 export interface OpenTelemetryTracerOptions {
   /** Clock milliseconds → epoch milliseconds. @default `performance.timeOrigin + t` (systemClock) */
@@ -46,6 +49,7 @@ export interface OpenTelemetryTracerOptions {
  * adapter's body parse, when it passes `PickOptions.parsed`), `switchyard.queue_wait` (admission), `switchyard.schedule` (with one `switchyard.schedule.profile`
  * per profile run) and `switchyard.upstream` (decision to completion: the model server's time).
  * @public
+ * @category Tracing
  */
 export function openTelemetryDecisionTracer(api: OpenTelemetryApi, options: OpenTelemetryTracerOptions = {}): DecisionTracer {
   const tracer: TracerLike = api.trace.getTracer(options.name ?? '@switchyard/core');

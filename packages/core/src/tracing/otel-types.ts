@@ -1,9 +1,13 @@
-/** Attribute values spans carry. @public */
+/**
+ * Attribute values spans carry. @public
+ * @category Tracing
+ */
 export type SpanAttributes = Record<string, string | number | boolean | string[]>;
 
 /**
  * The part of an OpenTelemetry `Span` Switchyard uses.
  * @public
+ * @category Tracing
  */
 export interface SpanLike {
   setAttribute(key: string, value: string | number | boolean | string[]): unknown;
@@ -14,6 +18,7 @@ export interface SpanLike {
 /**
  * The part of an OpenTelemetry `Tracer` Switchyard uses (`startTime` in epoch milliseconds).
  * @public
+ * @category Tracing
  */
 export interface TracerLike {
   startSpan(name: string, options?: { startTime?: number; attributes?: SpanAttributes }, context?: unknown): SpanLike;
@@ -23,6 +28,7 @@ export interface TracerLike {
  * The part of `@opentelemetry/api` Switchyard uses; the package itself satisfies it. Core's types
  * do not name the package, so it stays an optional peer dependency.
  * @public
+ * @category Tracing
  */
 export interface OpenTelemetryApi {
   readonly trace: {
@@ -36,6 +42,7 @@ export interface OpenTelemetryApi {
  * Loads `@opentelemetry/api` when it is installed (an optional peer dependency).
  * @returns the API, or undefined when the package is missing
  * @public
+ * @category Tracing
  */
 export async function loadOpenTelemetry(): Promise<OpenTelemetryApi | undefined> {
   try {

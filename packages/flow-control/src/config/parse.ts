@@ -24,6 +24,7 @@ import type { BandSettings, BandTemplate, FlowControlConfig } from './types.js';
  * `resolveOptions`); `band` holds the limits of a band that states none (a band limit of 0 also
  * means these).
  * @public
+ * @category Config
  */
 export const FLOW_CONTROL_DEFAULTS: {
   readonly maxRequests: number;
@@ -72,6 +73,7 @@ const RULES: OptionRules<FlowControlDefaults> = {
 /**
  * Options of {@link parseFlowControlConfig}.
  * @public
+ * @category Config
  */
 export interface ParseFlowControlOptions {
   /** Clock for the default `utilization-detector` when the block names no detector. */
@@ -97,6 +99,7 @@ function path(segments: readonly PropertyKey[]): string {
  * @throws SwitchyardError `CONFIG_INVALID` naming the offending path, e.g.
  *   `flowControl.priorityBands[1].maxRequests: expected a quantity such as "500", "1k" or "10Gi", got "lots"`
  * @public
+ * @category Config
  */
 export function parseFlowControlConfig(
   raw: unknown,

@@ -64,6 +64,7 @@ const controllerExtensions = z.strictObject({
  * Zod schema of llm-d's `flowControl` block (strict: unknown fields are errors), plus the
  * clearly named `switchyard` extension objects.
  * @public
+ * @category Config
  */
 export const flowControlSchema = z
   .strictObject({
@@ -93,6 +94,7 @@ export const flowControlSchema = z
 /**
  * The `flowControl` block as written (before defaults and plugin resolution).
  * @public
+ * @category Config
  */
 export type FlowControlInput = z.input<typeof flowControlSchema>;
 

@@ -5,6 +5,7 @@ import type { FairnessPolicy, OrderingPolicy, UsageLimitPolicy } from '../polici
  * Settings a band is created with (on demand, from `defaultPriorityBand` or
  * `defaultNegativePriorityBand`).
  * @public
+ * @category Config
  */
 export interface BandTemplate {
   /** Queued requests the band may hold (a band limit of 0 in the config means this default). @defaultValue 5000 */
@@ -22,6 +23,7 @@ export interface BandTemplate {
 /**
  * A band declared in `priorityBands`.
  * @public
+ * @category Config
  */
 export interface BandSettings extends BandTemplate {
   /** The band's priority (higher = more important). */
@@ -38,6 +40,7 @@ export interface BandSettings extends BandTemplate {
 /**
  * A validated, resolved `flowControl` block.
  * @public
+ * @category Config
  */
 export interface FlowControlConfig {
   /** Global queued-request limit (0 = none). @defaultValue 0 */

@@ -4,6 +4,7 @@ import type { FlowController } from './flow-controller.js';
 /**
  * Options of {@link flowControlConsoleSource}.
  * @public
+ * @category Controller
  */
 export interface FlowControlConsoleSourceOptions {
   /** Time source for queue ages and rates. @default systemClock */
@@ -25,6 +26,7 @@ interface Sample {
  * sampled once a second at most, and a handful of samples are kept, so memory stays bounded.
  * @returns a function to hand to the console as a pool's `flowControl`, and `close` to stop counting
  * @public
+ * @category Controller
  */
 export function flowControlConsoleSource(controller: FlowController, options: FlowControlConsoleSourceOptions = {}): { snapshot: () => Omit<ConsoleFlowControl, 'pool'>; close: () => void } {
   const clock = options.clock ?? systemClock;

@@ -14,6 +14,7 @@ import type { FlowControllerOptions } from './options.js';
  * ```
  * @throws SwitchyardError `CONFIG_INVALID` when the block is invalid
  * @public
+ * @category Controller
  */
 export function createFlowController(options: FlowControllerOptions): FlowController {
   return new FlowController(options);
@@ -30,6 +31,7 @@ export function createFlowController(options: FlowControllerOptions): FlowContro
  * const picker = new EndpointPicker({ pool, config: loaded, admission: flowControllerForConfig(loaded, { pool }) });
  * ```
  * @public
+ * @category Controller
  */
 export function flowControllerForConfig(
   loaded: Pick<LoadedConfig, 'featureGates' | 'flowControl' | 'plugins'>,

@@ -6,6 +6,7 @@ import type { QueuedRequest } from '../policies/types.js';
  * Typed events of a {@link FlowController} (eventemitter3 event map). Every request emits exactly
  * one `outcome`; the specific events say more about each transition.
  * @public
+ * @category Controller
  */
 export interface FlowControllerEvents {
   /** A request entered its flow's queue. */

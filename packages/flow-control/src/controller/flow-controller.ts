@@ -35,6 +35,7 @@ const DEFAULT_FLOW = 'default-flow';
  * band's ceiling. Dispatch is event-driven and drains as much as the gate allows in one pass (see
  * docs/flow-control.md). Create one with {@link createFlowController}.
  * @public
+ * @category Controller
  */
 export class FlowController extends EventEmitter<FlowControllerEvents> implements AdmissionController {
   /** The resolved configuration. */

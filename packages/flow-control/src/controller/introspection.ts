@@ -7,6 +7,7 @@ import type { Band } from './flow.js';
 /**
  * One band in {@link FlowControllerStats}.
  * @public
+ * @category Controller
  */
 export interface BandStats {
   /** Band priority. */
@@ -30,6 +31,7 @@ export interface BandStats {
 /**
  * A snapshot of a controller's state.
  * @public
+ * @category Controller
  */
 export interface FlowControllerStats {
   /** Requests waiting in all queues. */
@@ -53,6 +55,7 @@ export interface FlowControllerStats {
 /**
  * One flow (FlowKey) in {@link FlowController.flowStats}.
  * @public
+ * @category Controller
  */
 export interface FlowStats {
   /** Fairness (tenant) id. */

@@ -5,6 +5,7 @@ import type { UsageLimitPolicy } from '../policies/types.js';
 /**
  * Options of {@link createFlowController}.
  * @public
+ * @category Controller
  */
 export interface FlowControllerOptions {
   /** The endpoints requests are admitted to (saturation, empty-pool handling, wake-ups on metrics). */
@@ -32,6 +33,7 @@ export interface FlowControllerOptions {
 /**
  * Per-call options of {@link FlowController.admit} (a superset of core's admission options).
  * @public
+ * @category Controller
  */
 export interface AdmitOptions {
   /** Aborting while queued rejects with `REJECTED_CONTEXT_CANCELLED` and frees the slot at once. */

@@ -10,6 +10,7 @@ const GATE = 'flowControl';
  * Policy types a config gets when the `flowControl` gate is on and it declares none of that type,
  * as llm-d defaults them: FCFS ordering, global-strict fairness, the static usage limit.
  * @public
+ * @category Controller
  */
 export const FLOW_CONTROL_DEFAULT_TYPES = ['fcfs-ordering-policy', 'global-strict-fairness-policy', 'static-usage-limit-policy'] as const;
 
@@ -22,6 +23,7 @@ export const FLOW_CONTROL_DEFAULT_TYPES = ['fcfs-ordering-policy', 'global-stric
  * const { picker } = createPickerFromConfig({ config: yamlText, pool, packs: [flowControlPack] });
  * ```
  * @public
+ * @category Controller
  */
 export const flowControlPack: PluginPack = {
   name: '@switchyard/flow-control',

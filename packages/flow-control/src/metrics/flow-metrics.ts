@@ -9,6 +9,7 @@ const P = 'llm_d_epp_flow_control_';
 /**
  * Every final queue outcome, with llm-d's `QueueOutcome` names (the `outcome` label).
  * @public
+ * @category Metrics
  */
 export const QUEUE_OUTCOMES = [
   'Dispatched',
@@ -23,6 +24,7 @@ export const QUEUE_OUTCOMES = [
 /**
  * Final queue outcome of a request (see {@link QUEUE_OUTCOMES}).
  * @public
+ * @category Metrics
  */
 export type QueueOutcome = (typeof QUEUE_OUTCOMES)[number];
 
@@ -30,6 +32,7 @@ export type QueueOutcome = (typeof QUEUE_OUTCOMES)[number];
  * Per-flow slots for the series of each outcome, indexed like {@link QUEUE_OUTCOMES}; a flow keeps
  * one so recording an outcome is an array read.
  * @public
+ * @category Metrics
  */
 export type OutcomeSeriesCache = (SeriesHistogramChild | undefined)[];
 
@@ -40,6 +43,7 @@ const OUTCOME_INDEX: Readonly<Record<QueueOutcome, number>> = Object.fromEntries
  * llm-d): `NotYetFinalized` when it was queued, else the final outcome it got at once (`Dispatched`
  * when it passed straight through, a rejection when it was refused).
  * @public
+ * @category Metrics
  */
 export type EnqueueOutcome = QueueOutcome | 'NotYetFinalized';
 
@@ -50,6 +54,7 @@ const NOT_YET_FINALIZED = QUEUE_OUTCOMES.length;
  * What the metrics read from a controller at scrape time (gauges are computed on demand, so the
  * hot path never touches them).
  * @public
+ * @category Metrics
  */
 export interface FlowControlMetricsSource {
   /** Calls `fn` for every live flow. */
@@ -67,6 +72,7 @@ export interface FlowControlMetricsSource {
 /**
  * Options of {@link FlowControlMetrics}.
  * @public
+ * @category Metrics
  */
 export interface FlowControlMetricsOptions {
   /** Registry to register on (default: a new one; merge it with `Registry.merge`). */
@@ -104,6 +110,7 @@ class DerivedCounter extends Counter {
  * the hot path); `requests_total` is derived from the queue-duration series and the gauges are
  * computed when scraped.
  * @public
+ * @category Metrics
  */
 export class FlowControlMetrics {
   /** The registry the metrics live on. */

@@ -2,6 +2,7 @@
  * Jain's fairness index of `values`: (Σx)² / (n · Σx²), 1 when all shares are equal and 1/n when
  * one member got everything. An empty list or all-zero shares count as perfectly fair (1).
  * @public
+ * @category Metrics
  */
 export function jainsIndex(values: Iterable<number>): number {
   let n = 0;

@@ -5,6 +5,7 @@ import { Histogram, type MetricObjectWithValues, type MetricValueWithName, type 
  * outcome, say), so recording is a bucket search and three additions: no label hashing, no
  * allocation, which prom-client's `observe(labels, value)` cannot offer.
  * @public
+ * @category Metrics
  */
 export class SeriesHistogramChild {
   /** The series' labels. */
@@ -38,6 +39,7 @@ export class SeriesHistogramChild {
 /**
  * Options of {@link SeriesHistogram}.
  * @public
+ * @category Metrics
  */
 export interface SeriesHistogramOptions {
   /** Metric name. */
@@ -57,6 +59,7 @@ export interface SeriesHistogramOptions {
  * directly; prom-client only formats them at scrape time. It is a real `Histogram` for registries
  * (`Registry.merge`, `metrics()`, `getMetricsAsJSON()`).
  * @public
+ * @category Metrics
  */
 export class SeriesHistogram extends Histogram {
   readonly #name: string;

@@ -1,7 +1,10 @@
 import { IndexedHeap } from '../structures/indexed-heap.js';
 import type { FairnessPolicy, FlowSelector, FlowView, QueuedRequest } from './types.js';
 
-/** Registry type of the global-strict fairness policy. @public */
+/**
+ * Registry type of the global-strict fairness policy. @public
+ * @category Policies
+ */
 export const GLOBAL_STRICT_FAIRNESS = 'global-strict-fairness-policy';
 
 interface Node {
@@ -15,6 +18,7 @@ interface Node {
  * get no isolation from each other. Flows sit in a heap keyed by their heads, so each pick is
  * O(log flows) rather than a scan.
  * @public
+ * @category Policies
  */
 export function createGlobalStrictFairness(name: string = GLOBAL_STRICT_FAIRNESS): FairnessPolicy {
   return {

@@ -1,15 +1,25 @@
 import type { OrderingPolicy } from './types.js';
 
-/** Registry type of first-come-first-served ordering. @public */
+/**
+ * Registry type of first-come-first-served ordering. @public
+ * @category Policies
+ */
 export const FCFS_ORDERING = 'fcfs-ordering-policy';
-/** Registry type of earliest-deadline-first ordering. @public */
+/**
+ * Registry type of earliest-deadline-first ordering. @public
+ * @category Policies
+ */
 export const EDF_ORDERING = 'edf-ordering-policy';
-/** Registry type of SLO-deadline ordering. @public */
+/**
+ * Registry type of SLO-deadline ordering. @public
+ * @category Policies
+ */
 export const SLO_DEADLINE_ORDERING = 'slo-deadline-ordering-policy';
 
 /**
  * `fcfs-ordering-policy` (llm-d's default): earliest enqueue first.
  * @public
+ * @category Policies
  */
 export function createFcfsOrdering(name: string = FCFS_ORDERING): OrderingPolicy {
   return { type: FCFS_ORDERING, name, kind: 'ordering-policy', key: (item) => item.enqueuedAt };
@@ -21,6 +31,7 @@ export function createFcfsOrdering(name: string = FCFS_ORDERING): OrderingPolicy
  * TTL for everybody this is FCFS; it differs once per-band, per-request TTLs or caller deadlines
  * vary.
  * @public
+ * @category Policies
  */
 export function createEdfOrdering(name: string = EDF_ORDERING): OrderingPolicy {
   return { type: EDF_ORDERING, name, kind: 'ordering-policy', key: (item) => item.deadline };
@@ -31,6 +42,7 @@ export function createEdfOrdering(name: string = EDF_ORDERING): OrderingPolicy {
  * request was received plus its `x-llm-d-slo-ttft-ms` budget; requests without a valid SLO come
  * last, in arrival order.
  * @public
+ * @category Policies
  */
 export function createSloDeadlineOrdering(name: string = SLO_DEADLINE_ORDERING): OrderingPolicy {
   return {

@@ -10,7 +10,10 @@ import { programAwareFairnessPlugin } from './program-aware-plugin.js';
 
 const noParams = z.strictObject({}).prefault({});
 
-/** `global-strict-fairness-policy` plugin definition. @public */
+/**
+ * `global-strict-fairness-policy` plugin definition. @public
+ * @category Policies
+ */
 export const globalStrictFairnessPolicyPlugin = definePlugin({
   type: GLOBAL_STRICT_FAIRNESS,
   parameters: noParams,
@@ -18,7 +21,10 @@ export const globalStrictFairnessPolicyPlugin = definePlugin({
   description: 'Dispatches the best head across all flows of a band (one logical queue).',
 });
 
-/** `round-robin-fairness-policy` plugin definition. @public */
+/**
+ * `round-robin-fairness-policy` plugin definition. @public
+ * @category Policies
+ */
 export const roundRobinFairnessPolicyPlugin = definePlugin({
   type: ROUND_ROBIN_FAIRNESS,
   parameters: noParams,
@@ -26,7 +32,10 @@ export const roundRobinFairnessPolicyPlugin = definePlugin({
   description: 'One dispatch per non-empty flow in turn.',
 });
 
-/** `weighted-drr-fairness-policy` plugin definition (Switchyard's own). @public */
+/**
+ * `weighted-drr-fairness-policy` plugin definition (Switchyard's own). @public
+ * @category Policies
+ */
 export const weightedDrrFairnessPolicyPlugin = definePlugin({
   type: WEIGHTED_DRR_FAIRNESS,
   parameters: z
@@ -40,7 +49,10 @@ export const weightedDrrFairnessPolicyPlugin = definePlugin({
   description: 'Weighted deficit round robin charged in estimated (then actual) tokens.',
 });
 
-/** `fcfs-ordering-policy` plugin definition. @public */
+/**
+ * `fcfs-ordering-policy` plugin definition. @public
+ * @category Policies
+ */
 export const fcfsOrderingPolicyPlugin = definePlugin({
   type: FCFS_ORDERING,
   parameters: noParams,
@@ -48,7 +60,10 @@ export const fcfsOrderingPolicyPlugin = definePlugin({
   description: 'Earliest enqueue first.',
 });
 
-/** `edf-ordering-policy` plugin definition. @public */
+/**
+ * `edf-ordering-policy` plugin definition. @public
+ * @category Policies
+ */
 export const edfOrderingPolicyPlugin = definePlugin({
   type: EDF_ORDERING,
   parameters: noParams,
@@ -56,7 +71,10 @@ export const edfOrderingPolicyPlugin = definePlugin({
   description: 'Earliest expiry (enqueue + effective TTL) first.',
 });
 
-/** `slo-deadline-ordering-policy` plugin definition. @public */
+/**
+ * `slo-deadline-ordering-policy` plugin definition. @public
+ * @category Policies
+ */
 export const sloDeadlineOrderingPolicyPlugin = definePlugin({
   type: SLO_DEADLINE_ORDERING,
   parameters: noParams,
@@ -64,7 +82,10 @@ export const sloDeadlineOrderingPolicyPlugin = definePlugin({
   description: 'Earliest received + x-llm-d-slo-ttft-ms first; no SLO last.',
 });
 
-/** `static-usage-limit-policy` plugin definition. @public */
+/**
+ * `static-usage-limit-policy` plugin definition. @public
+ * @category Policies
+ */
 export const staticUsageLimitPolicyPlugin = definePlugin({
   type: STATIC_USAGE_LIMIT,
   parameters: z.strictObject({ threshold: z.number().min(0).default(1) }).prefault({}),
@@ -115,7 +136,10 @@ const holdbackParams = z
     return { domain, minCeiling: p.minCeiling ?? 0, maxCeiling: p.maxCeiling ?? 1 };
   });
 
-/** `priority-holdback-policy` plugin definition (llm-d parameters: domain, minCeiling, maxCeiling, ceilings). @public */
+/**
+ * `priority-holdback-policy` plugin definition (llm-d parameters: domain, minCeiling, maxCeiling, ceilings). @public
+ * @category Policies
+ */
 export const priorityHoldbackPolicyPlugin = definePlugin({
   type: PRIORITY_HOLDBACK,
   parameters: holdbackParams,
@@ -123,7 +147,10 @@ export const priorityHoldbackPolicyPlugin = definePlugin({
   description: 'Lower bands get lower saturation ceilings, holding headroom back for higher ones.',
 });
 
-/** `soft-reflective-ceiling-policy` plugin definition (takes no parameters, as in llm-d). @public */
+/**
+ * `soft-reflective-ceiling-policy` plugin definition (takes no parameters, as in llm-d). @public
+ * @category Policies
+ */
 export const softReflectiveCeilingPolicyPlugin = definePlugin({
   type: SOFT_REFLECTIVE_CEILING,
   parameters: noParams,
@@ -135,6 +162,7 @@ export const softReflectiveCeilingPolicyPlugin = definePlugin({
  * Every flow-control policy plugin definition. Prefer registering `flowControlPack`, which also
  * gives `flowControl`-gated configs llm-d's default policies.
  * @public
+ * @category Policies
  */
 export const flowControlPlugins: readonly PluginDefinition[] = [
   globalStrictFairnessPolicyPlugin,

@@ -5,6 +5,7 @@ import { PROGRAM_AWARE_FAIRNESS, createProgramAwareFairness } from './program-aw
 /**
  * Parameters of `program-aware-fairness`, with llm-d's names, defaults and bounds.
  * @public
+ * @category Policies
  */
 export const programAwareFairnessParameters = z
   .strictObject({
@@ -17,7 +18,10 @@ export const programAwareFairnessParameters = z
   })
   .prefault({});
 
-/** `program-aware-fairness` plugin definition (least attained service across fairness ids). @public */
+/**
+ * `program-aware-fairness` plugin definition (least attained service across fairness ids). @public
+ * @category Policies
+ */
 export const programAwareFairnessPlugin = definePlugin({
   type: PROGRAM_AWARE_FAIRNESS,
   parameters: programAwareFairnessParameters,

@@ -1,12 +1,16 @@
 import type { Clock, Usage } from '@switchyard/core';
 import type { FairnessPolicy, FlowSelector, FlowView } from './types.js';
 
-/** Registry type of the program-aware (least-attained-service) fairness policy. @public */
+/**
+ * Registry type of the program-aware (least-attained-service) fairness policy. @public
+ * @category Policies
+ */
 export const PROGRAM_AWARE_FAIRNESS = 'program-aware-fairness';
 
 /**
  * Options of {@link createProgramAwareFairness}, with llm-d's parameter names (seconds).
  * @public
+ * @category Policies
  */
 export interface ProgramAwareOptions {
   /** Weight of the (inverted, normalised) attained service in a flow's score (default 0.8). */
@@ -38,6 +42,7 @@ interface Program {
  * yields to newer ones while a long-waiting head still gets its turn. Idle programs are dropped
  * after `evictionTtlSeconds`, which bounds the table.
  * @public
+ * @category Policies
  */
 export function createProgramAwareFairness(clock: Clock, options: ProgramAwareOptions = {}): FairnessPolicy {
   const wS = options.lasWeightService ?? 0.8;

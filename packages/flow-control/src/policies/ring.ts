@@ -3,6 +3,7 @@ import type { FlowView } from './types.js';
 /**
  * A node of {@link FlowRing}; policies may extend it with their own fields.
  * @public
+ * @category Policies
  */
 export interface RingNode {
   /** The flow. */
@@ -18,6 +19,7 @@ export interface RingNode {
  * round-robin style policies. New flows join just behind the cursor (they wait for the current
  * round to finish), and insertion, removal and advancing are O(1).
  * @public
+ * @category Policies
  */
 export class FlowRing<N extends RingNode = RingNode> {
   #cursor: N | undefined;

@@ -1,7 +1,10 @@
 import { FlowRing, type RingNode } from './ring.js';
 import type { FairnessPolicy, FlowSelector, FlowView } from './types.js';
 
-/** Registry type of the round-robin fairness policy. @public */
+/**
+ * Registry type of the round-robin fairness policy. @public
+ * @category Policies
+ */
 export const ROUND_ROBIN_FAIRNESS = 'round-robin-fairness-policy';
 
 /**
@@ -10,6 +13,7 @@ export const ROUND_ROBIN_FAIRNESS = 'round-robin-fairness-policy';
  * join at the end of the current round. (llm-d walks flows sorted by id; joining at the end of
  * the round gives the same equal shares without re-sorting on every activation.)
  * @public
+ * @category Policies
  */
 export function createRoundRobinFairness(name: string = ROUND_ROBIN_FAIRNESS): FairnessPolicy {
   return {

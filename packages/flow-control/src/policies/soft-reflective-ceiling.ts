@@ -1,6 +1,9 @@
 import type { UsageLimitPolicy } from './types.js';
 
-/** Registry type of the soft reflective ceiling policy. @public */
+/**
+ * Registry type of the soft reflective ceiling policy. @public
+ * @category Policies
+ */
 export const SOFT_REFLECTIVE_CEILING = 'soft-reflective-ceiling-policy';
 
 /**
@@ -11,6 +14,7 @@ export const SOFT_REFLECTIVE_CEILING = 'soft-reflective-ceiling-policy';
  * that keeps low priorities from starving completely while the pool is busy. The tick counter
  * advances once per computation while `0.5 ≤ s < 1`, as llm-d's does.
  * @public
+ * @category Policies
  */
 export function createSoftReflectiveCeiling(name: string = SOFT_REFLECTIVE_CEILING): UsageLimitPolicy {
   let tick = 0;

@@ -3,6 +3,7 @@ import type { Plugin, SchedulingRequest, Usage } from '@switchyard/core';
 /**
  * What policies see of a queued request.
  * @public
+ * @category Policies
  */
 export interface QueuedRequest {
   /** The request as admission received it. */
@@ -30,6 +31,7 @@ export interface QueuedRequest {
  * dispatch first and equal keys dispatch in arrival order. A numeric key (rather than a
  * comparator) keeps queue operations cheap and lets `global-strict` compare heads across flows.
  * @public
+ * @category Policies
  */
 export interface OrderingPolicy extends Plugin {
   /** Discriminator for plugin references. */
@@ -41,6 +43,7 @@ export interface OrderingPolicy extends Plugin {
 /**
  * A flow (one FlowKey queue) as fairness policies see it.
  * @public
+ * @category Policies
  */
 export interface FlowView {
   /** Fairness id of the flow (tenant). */
@@ -64,6 +67,7 @@ export interface FlowView {
  * reason other than a dispatch, and after each dispatch `dispatched` (before `remove` or
  * `headChanged`).
  * @public
+ * @category Policies
  */
 export interface FlowSelector {
   /** A flow became non-empty. */
@@ -87,6 +91,7 @@ export interface FlowSelector {
 /**
  * Shares dispatch opportunities between the flows of one priority band.
  * @public
+ * @category Policies
  */
 export interface FairnessPolicy extends Plugin {
   /** Discriminator for plugin references. */
@@ -101,6 +106,7 @@ export interface FairnessPolicy extends Plugin {
 /**
  * Decides up to which pool saturation each priority band may dispatch (its ceiling).
  * @public
+ * @category Policies
  */
 export interface UsageLimitPolicy extends Plugin {
   /** Discriminator for plugin references. */
@@ -121,6 +127,7 @@ export interface UsageLimitPolicy extends Plugin {
 /**
  * True when `plugin` is an {@link OrderingPolicy}.
  * @public
+ * @category Policies
  */
 export function isOrderingPolicy(plugin: Plugin | undefined): plugin is OrderingPolicy {
   return (plugin as Partial<OrderingPolicy> | undefined)?.kind === 'ordering-policy';
@@ -129,6 +136,7 @@ export function isOrderingPolicy(plugin: Plugin | undefined): plugin is Ordering
 /**
  * True when `plugin` is a {@link FairnessPolicy}.
  * @public
+ * @category Policies
  */
 export function isFairnessPolicy(plugin: Plugin | undefined): plugin is FairnessPolicy {
   return (plugin as Partial<FairnessPolicy> | undefined)?.kind === 'fairness-policy';
@@ -137,6 +145,7 @@ export function isFairnessPolicy(plugin: Plugin | undefined): plugin is Fairness
 /**
  * True when `plugin` is a {@link UsageLimitPolicy}.
  * @public
+ * @category Policies
  */
 export function isUsageLimitPolicy(plugin: Plugin | undefined): plugin is UsageLimitPolicy {
   return (plugin as Partial<UsageLimitPolicy> | undefined)?.kind === 'usage-limit-policy';

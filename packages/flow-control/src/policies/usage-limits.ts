@@ -1,8 +1,14 @@
 import type { UsageLimitPolicy } from './types.js';
 
-/** Registry type of the static usage limit policy. @public */
+/**
+ * Registry type of the static usage limit policy. @public
+ * @category Policies
+ */
 export const STATIC_USAGE_LIMIT = 'static-usage-limit-policy';
-/** Registry type of the priority holdback policy. @public */
+/**
+ * Registry type of the priority holdback policy. @public
+ * @category Policies
+ */
 export const PRIORITY_HOLDBACK = 'priority-holdback-policy';
 
 /**
@@ -10,6 +16,7 @@ export const PRIORITY_HOLDBACK = 'priority-holdback-policy';
  * threshold 1.0 bands dispatch until the pool is saturated, which is plain work conservation.
  * @param threshold - the ceiling (default 1.0)
  * @public
+ * @category Policies
  */
 export function createStaticUsageLimit(threshold = 1, name: string = STATIC_USAGE_LIMIT): UsageLimitPolicy {
   if (!(threshold >= 0)) throw new RangeError(`static-usage-limit-policy: threshold must be >= 0, got ${threshold}`);
@@ -24,6 +31,7 @@ export function createStaticUsageLimit(threshold = 1, name: string = STATIC_USAG
 /**
  * Options of {@link createPriorityHoldback}, with llm-d's names.
  * @public
+ * @category Policies
  */
 export type PriorityHoldbackOptions =
   | {
@@ -54,6 +62,7 @@ export type PriorityHoldbackOptions =
  * In the `explicit` domain a priority without its own entry uses the entry of the closest lower
  * configured priority (or the lowest ceiling when there is none).
  * @public
+ * @category Policies
  */
 export function createPriorityHoldback(options: PriorityHoldbackOptions): UsageLimitPolicy {
   const base = { type: PRIORITY_HOLDBACK, name: options.name ?? PRIORITY_HOLDBACK, kind: 'usage-limit-policy' as const };

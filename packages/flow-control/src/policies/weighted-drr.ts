@@ -1,12 +1,16 @@
 import { FlowRing, type RingNode } from './ring.js';
 import type { FairnessPolicy, FlowSelector, FlowView, QueuedRequest } from './types.js';
 
-/** Registry type of the weighted deficit-round-robin fairness policy (Switchyard's own). @public */
+/**
+ * Registry type of the weighted deficit-round-robin fairness policy (Switchyard's own). @public
+ * @category Policies
+ */
 export const WEIGHTED_DRR_FAIRNESS = 'weighted-drr-fairness-policy';
 
 /**
  * Options of {@link createWeightedDrrFairness}.
  * @public
+ * @category Policies
  */
 export interface WeightedDrrOptions {
   /** Instance name (default: the type). */
@@ -37,6 +41,7 @@ const costOf = (item: QueuedRequest | undefined): number => Math.max(1, item?.to
  * (or refunded) to the flow. Rounds that cannot serve anyone are skipped arithmetically, so a
  * huge request costs O(flows), not O(tokens / quantum).
  * @public
+ * @category Policies
  */
 export function createWeightedDrrFairness(options: WeightedDrrOptions = {}): FairnessPolicy {
   const quantum = options.quantumTokens ?? 2048;

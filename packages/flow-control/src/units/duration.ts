@@ -1,6 +1,7 @@
 /**
  * Formats milliseconds as a Go-style duration (`90000` → `"1m30s"`), for error messages and docs.
  * @public
+ * @category Units
  */
 export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';

@@ -51,6 +51,7 @@ export function quantityOrError(value: unknown): number | string {
  * up). Fractions round up, as Kubernetes' `Quantity.Value()` does.
  * @throws SwitchyardError `CONFIG_INVALID` for anything else or a negative value
  * @public
+ * @category Units
  */
 export function parseQuantity(value: string | number): number {
   const n = quantityOrError(value);

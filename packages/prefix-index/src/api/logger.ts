@@ -2,6 +2,7 @@
  * Minimal logger the package writes to (named apart from core's pino `Logger`, which has other
  * signatures). Pass your own (pino, console...) to the factories.
  * @public
+ * @category API
  */
 export interface PrefixIndexLogger {
   /** Something went wrong but processing continues. */
@@ -13,6 +14,7 @@ export interface PrefixIndexLogger {
 /**
  * Logger that drops everything.
  * @public
+ * @category API
  */
 export const silentLogger: PrefixIndexLogger = {
   warn: () => undefined,
@@ -22,6 +24,7 @@ export const silentLogger: PrefixIndexLogger = {
 /**
  * Logger writing to `console.warn` / `console.info` with a `[switchyard/prefix-index]` prefix.
  * @public
+ * @category API
  */
 export const consoleLogger: PrefixIndexLogger = {
   warn: (message, details) => {
@@ -36,6 +39,7 @@ export const consoleLogger: PrefixIndexLogger = {
  * Wraps a logger so each distinct cause is logged once, however often it repeats: bad input
  * from an engine tends to repeat on every batch, and the counters already say how often.
  * @public
+ * @category API
  */
 export class OncePerCauseLogger {
   readonly #logger: PrefixIndexLogger;

@@ -3,6 +3,7 @@
  * longer than 8 keys has an off-heap backing store whose allocation costs ~0.5 µs), a
  * `Float64Array` from `PrefixHasher.chainBytes`.
  * @public
+ * @category API
  */
 export type KeyChain = ArrayLike<number> & Iterable<number>;
 
@@ -12,6 +13,7 @@ export type KeyChain = ArrayLike<number> & Iterable<number>;
  * float64, so indexes can keep them in typed arrays and numeric maps without bigint or string
  * allocation.
  * @public
+ * @category API
  */
 export interface BlockKeys {
   /** One chain per prompt, head block first. */
@@ -25,6 +27,7 @@ export interface BlockKeys {
 /**
  * How much of one request one endpoint holds.
  * @public
+ * @category API
  */
 export interface EndpointMatch {
   /** Matched blocks, weighted by cache tier for the precise index (not truncated). */
@@ -37,6 +40,7 @@ export interface EndpointMatch {
  * Result of {@link PrefixIndex.match}: matches of the endpoints that hold at least one block.
  * Endpoints that are absent matched nothing.
  * @public
+ * @category API
  */
 export interface PrefixMatchResult {
   /** Per endpoint id. */
@@ -48,6 +52,7 @@ export interface PrefixMatchResult {
 /**
  * Counters and sizes of an index, for metrics and tests.
  * @public
+ * @category API
  */
 export interface PrefixIndexStats {
   /** Indexed (block, endpoint) entries. */
@@ -68,6 +73,7 @@ export interface PrefixIndexStats {
  * replicas. Plugins only depend on this interface, which is the storage seam: pass any
  * implementation to the producers.
  * @public
+ * @category API
  */
 export interface PrefixIndex {
   /** `approximate`, `precise`, or an implementation's own kind. */

@@ -10,12 +10,14 @@ const NONE = -1;
  * llm-d's default per-endpoint capacity of the approximate index, in blocks, when the engine's
  * block count is unknown.
  * @public
+ * @category Approximate
  */
 export const DEFAULT_LRU_CAPACITY_PER_ENDPOINT = 31250;
 
 /**
  * Options of {@link ApproximatePrefixIndex}.
  * @public
+ * @category Approximate
  */
 export interface ApproximatePrefixIndexOptions {
   /**
@@ -29,6 +31,7 @@ export interface ApproximatePrefixIndexOptions {
  * Events of an {@link ApproximatePrefixIndex}; a cross-replica syncer listens to `added` and
  * replays it on the other replicas' indexes.
  * @public
+ * @category Approximate
  */
 export interface ApproximatePrefixIndexEvents {
   /** Keys were recorded for an endpoint. */
@@ -55,6 +58,7 @@ interface EndpointLru {
  * Match semantics (llm-d): walk each chain, stop at the first block no endpoint holds; every
  * endpoint holding the current block gets +1 (not strictly contiguous per endpoint).
  * @public
+ * @category Approximate
  */
 export class ApproximatePrefixIndex extends EventEmitter<ApproximatePrefixIndexEvents> implements PrefixIndex {
   /** Always `approximate`. */

@@ -4,6 +4,7 @@ import type { Endpoint } from '@switchyard/core';
  * llm-d's floor for the approximate index's block size, in tokens: smaller blocks made the index
  * grow out of memory on long prompts (llm-d issue #1158). 64 estimate tokens = 256 bytes.
  * @public
+ * @category Hashing
  */
 export const MIN_APPROX_BLOCK_SIZE_TOKENS = 64;
 
@@ -11,6 +12,7 @@ export const MIN_APPROX_BLOCK_SIZE_TOKENS = 64;
  * Block size the approximate scheme uses for one request: `configured`, or with `autoTune` the
  * first candidate's engine block size when known, then raised to at least `floor`.
  * @public
+ * @category Hashing
  */
 export function effectiveBlockSizeTokens(
   configured: number,
@@ -29,6 +31,7 @@ export function effectiveBlockSizeTokens(
 /**
  * Cap on hashed blocks: `maxTokens / bs` when `maxTokens > 0`, else `maxBlocks`; 0 = no cap.
  * @public
+ * @category Hashing
  */
 export function maxBlocksToMatch(maxTokens: number, maxBlocks: number, blockSizeTokens: number): number {
   if (maxTokens > 0) return Math.max(1, Math.floor(maxTokens / blockSizeTokens));

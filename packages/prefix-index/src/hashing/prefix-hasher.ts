@@ -19,6 +19,7 @@ function blockCount(length: number, options: ChainOptions): number {
 /**
  * How one prompt is cut into blocks.
  * @public
+ * @category Hashing
  */
 export interface ChainOptions {
   /** Block size in tokens (4 bytes per token). */
@@ -41,6 +42,7 @@ export interface ChainOptions {
  * they need not match).
  * Create with {@link createPrefixHasher} or `new PrefixHasher()`.
  * @public
+ * @category Hashing
  */
 export class PrefixHasher {
   readonly #encoder = new TextEncoder();
@@ -123,6 +125,7 @@ export class PrefixHasher {
  * const keys = hasher.hashPrompts(encodePromptBytes(request.prompt), 'llama', undefined, { blockSizeTokens: 64 });
  * ```
  * @public
+ * @category Hashing
  */
 export function createPrefixHasher(): PrefixHasher {
   return new PrefixHasher();

@@ -28,6 +28,7 @@ function packStrings(parts: readonly string[]): Uint8Array {
  * pseudo-tokens, so both hash identically). A `Uint32Array` on a little-endian machine is viewed,
  * not copied.
  * @public
+ * @category Hashing
  */
 export function tokensToBytes(tokens: ArrayLike<number>): Uint8Array {
   const n = tokens.length;
@@ -47,6 +48,7 @@ export function tokensToBytes(tokens: ArrayLike<number>): Uint8Array {
  * Reads little-endian uint32 pseudo-tokens back as numbers (used when a consumer needs token ids
  * but only estimated bytes exist).
  * @public
+ * @category Hashing
  */
 export function bytesToTokens(bytes: Uint8Array): number[] {
   const n = bytes.byteLength >>> 2;
@@ -63,6 +65,7 @@ export function bytesToTokens(bytes: Uint8Array): number[] {
  * conversation is covered and a new turn extends the previous request's bytes. Token-id prompts
  * pass through as uint32 LE. `none` yields no prompts.
  * @public
+ * @category Hashing
  */
 export function encodePromptBytes(prompt: PromptView): Uint8Array[] {
   switch (prompt.kind) {
@@ -87,6 +90,7 @@ export function encodePromptBytes(prompt: PromptView): Uint8Array[] {
 /**
  * Number of pseudo-tokens of encoded prompts (bytes / 4, summed).
  * @public
+ * @category Hashing
  */
 export function pseudoTokenCount(prompts: readonly Uint8Array[]): number {
   let n = 0;

@@ -16,6 +16,7 @@ const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsTyp
 /**
  * Options of {@link decodeKvEventBatch}.
  * @public
+ * @category KV events
  */
 export interface KvDecodeOptions {
   /** Field layout of positional events (default `vllm`). Map events are self-describing. */
@@ -150,6 +151,7 @@ function decodeEvent(raw: unknown, dialect: KvEventDialect): KvEvent {
  * while the others are kept. Every length the payload claims is checked against its size and the
  * {@link KvDecodeLimits} before anything is allocated, so a hostile message costs what it weighs.
  * @public
+ * @category KV events
  */
 export function decodeKvEventBatch(payload: Uint8Array, options: KvDecodeOptions = {}): KvDecodeResult {
   const dialect = options.dialect ?? 'vllm';

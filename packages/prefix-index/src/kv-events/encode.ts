@@ -6,6 +6,7 @@ const packr = new Packr({ useRecords: false, variableMapSize: true });
 /**
  * Options of {@link encodeVllmEventBatch}.
  * @public
+ * @category KV events
  */
 export interface KvEncodeOptions {
   /** `map` (vLLM ≥ 0.24: each event a `{type, …}` map) or `array` (legacy positional). */
@@ -115,6 +116,7 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  * simulators and users who bridge their own transport; the bytes decode with
  * {@link decodeKvEventBatch}.
  * @public
+ * @category KV events
  */
 export function encodeVllmEventBatch(batch: KvEventBatch, options: KvEncodeOptions): Uint8Array {
   const toWire: (e: KvEvent) => unknown = options.encoding === 'map' ? eventMap : eventArray;

@@ -4,6 +4,7 @@ import type { EngineBlockHash } from './types.js';
  * Folds a byte-string hash to its last 8 bytes read big-endian (llm-d's rule; it equals vLLM's
  * integer form of the same digest).
  * @public
+ * @category KV events
  */
 export function foldHashBytes(bytes: Uint8Array): bigint {
   let v = 0n;
@@ -16,6 +17,7 @@ export function foldHashBytes(bytes: Uint8Array): bigint {
  * Normalises a decoded hash value: integers pass (numbers must be integers), bigints are reduced
  * to 64 bits, byte strings are folded. Returns undefined for anything else.
  * @public
+ * @category KV events
  */
 export function toEngineHash(value: unknown): EngineBlockHash | undefined {
   if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
@@ -28,6 +30,7 @@ export function toEngineHash(value: unknown): EngineBlockHash | undefined {
  * Numeric handle of an engine hash for index maps: its low 53 bits, so a hash seen as a number
  * and as a bigint (or signed and unsigned) gets the same handle.
  * @public
+ * @category KV events
  */
 export function engineHashHandle(hash: EngineBlockHash): number {
   if (typeof hash === 'number' && hash >= 0 && hash <= Number.MAX_SAFE_INTEGER) return hash;

@@ -3,6 +3,7 @@ import type { KvDecodeError } from './types.js';
 /**
  * Bounds of one KV-event payload, checked on the raw msgpack bytes before anything is decoded.
  * @public
+ * @category KV events
  */
 export interface KvDecodeLimits {
   /** Largest payload accepted. @defaultValue 8 MiB */
@@ -13,7 +14,10 @@ export interface KvDecodeLimits {
   readonly maxDepth?: number;
 }
 
-/** Defaults of {@link KvDecodeLimits}. @public */
+/**
+ * Defaults of {@link KvDecodeLimits}. @public
+ * @category KV events
+ */
 export const DEFAULT_KV_DECODE_LIMITS: Required<KvDecodeLimits> = Object.freeze({
   maxPayloadBytes: 8 * 1024 * 1024,
   maxValues: 1_000_000,

@@ -4,12 +4,14 @@
  * bytes, big-endian, when decoded. Engine hashes are only handles: the precise index recomputes
  * its own keys from the token ids.
  * @public
+ * @category KV events
  */
 export type EngineBlockHash = number | bigint;
 
 /**
  * Blocks became full and cached on the engine (vLLM `BlockStored`, SGLang per page).
  * @public
+ * @category KV events
  */
 export interface BlockStoredEvent {
   /** Discriminant. */
@@ -43,6 +45,7 @@ export interface BlockStoredEvent {
 /**
  * Blocks were evicted from a tier.
  * @public
+ * @category KV events
  */
 export interface BlockRemovedEvent {
   /** Discriminant. */
@@ -58,6 +61,7 @@ export interface BlockRemovedEvent {
 /**
  * The engine's prefix cache was reset.
  * @public
+ * @category KV events
  */
 export interface AllBlocksClearedEvent {
   /** Discriminant. */
@@ -67,12 +71,14 @@ export interface AllBlocksClearedEvent {
 /**
  * One KV-cache event.
  * @public
+ * @category KV events
  */
 export type KvEvent = BlockStoredEvent | BlockRemovedEvent | AllBlocksClearedEvent;
 
 /**
  * One published batch: the events of one engine step.
  * @public
+ * @category KV events
  */
 export interface KvEventBatch {
   /** Engine wall-clock time of the batch, seconds. */
@@ -86,12 +92,14 @@ export interface KvEventBatch {
 /**
  * Which engine's field layout the positional (array) encoding follows.
  * @public
+ * @category KV events
  */
 export type KvEventDialect = 'vllm' | 'sglang';
 
 /**
  * Why (part of) a payload was rejected. Each cause is a metric label value and is logged once.
  * @public
+ * @category KV events
  */
 export type KvDecodeErrorCause =
   | 'malformed-msgpack'
@@ -104,6 +112,7 @@ export type KvDecodeErrorCause =
 /**
  * A problem found while decoding.
  * @public
+ * @category KV events
  */
 export interface KvDecodeError {
   /** Cause, a stable label. */
@@ -116,6 +125,7 @@ export interface KvDecodeError {
  * Outcome of decoding one payload: the valid events (possibly none) and the problems. A payload
  * that is not a batch at all yields `batch: undefined`.
  * @public
+ * @category KV events
  */
 export interface KvDecodeResult {
   /** The batch with every valid event, or undefined when the payload was unusable. */

@@ -8,6 +8,7 @@ import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
  * Metrics of the prefix-index package, registered in one prom-client registry. Names follow llm-d
  * where an equivalent exists (`llm_d_epp_prefix_indexer_*`); KV-event metrics are our own.
  * @public
+ * @category Metrics
  */
 export interface PrefixIndexMetrics {
   /** The registry holding the metrics (expose it on `/metrics`, or merge it into yours). */
@@ -43,6 +44,7 @@ export interface PrefixIndexMetrics {
 /**
  * Labels of the `llm_d_epp_prefix_indexer_*` families: the producer's instance name and type.
  * @public
+ * @category Metrics
  */
 export type PrefixIndexerLabel = 'plugin_name' | 'plugin_type';
 
@@ -51,6 +53,7 @@ const INDEXER_LABELS: PrefixIndexerLabel[] = ['plugin_name', 'plugin_type'];
 /**
  * Options of {@link createPrefixIndexMetrics}.
  * @public
+ * @category Metrics
  */
 export interface PrefixIndexMetricsOptions {
   /** Registry to register in (default: a new one, so nothing leaks into prom-client's global registry). */
@@ -80,6 +83,7 @@ function indexerFamily<T extends FastGauge<PrefixIndexerLabel> | FastHistogram<P
 /**
  * Creates (or reuses, when the registry already has them) the package's metrics.
  * @public
+ * @category Metrics
  */
 export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}): PrefixIndexMetrics {
   const registry = options.registry ?? new Registry();

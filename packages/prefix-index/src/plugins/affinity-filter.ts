@@ -11,7 +11,10 @@ import {
 import { z } from 'zod';
 import { matchInfoConsumes, readMatchInfo } from './attributes.js';
 
-/** Type name of the prefix-cache affinity filter. @public */
+/**
+ * Type name of the prefix-cache affinity filter. @public
+ * @category Plugins
+ */
 export const PREFIX_CACHE_AFFINITY_FILTER = 'prefix-cache-affinity-filter';
 
 /** llm-d's default peak prefill throughput (tokens/s; Qwen 32B on 2×H100, TP 2). */
@@ -24,6 +27,7 @@ const DEFAULT_PEAK_PREFILL_THROUGHPUT = 15928;
  * explicit `peakPrefillThroughput` is a config error (llm-d fails startup when it cannot apply the
  * record).
  * @public
+ * @category Plugins
  */
 export const affinityFilterParameters = z.strictObject({
   /** Share of the prompt an endpoint must hold to be sticky. */
@@ -59,12 +63,14 @@ export const affinityFilterParameters = z.strictObject({
 /**
  * Parsed parameters of `prefix-cache-affinity-filter`.
  * @public
+ * @category Plugins
  */
 export type AffinityFilterParams = z.output<typeof affinityFilterParameters>;
 
 /**
  * Options of {@link createAffinityFilter} (defaults as in the config).
  * @public
+ * @category Plugins
  */
 export interface AffinityFilterOptions {
   /** Share of the prompt an endpoint must hold to be sticky (0.8). */
@@ -89,6 +95,7 @@ export interface AffinityFilterOptions {
  * one's by more than `maxTTFTPenaltyMs` (the load gate that stops a hot prefix from
  * monopolising one endpoint).
  * @public
+ * @category Plugins
  */
 export function createAffinityFilter(name: string, options: AffinityFilterOptions = {}): Filter {
   const p = affinityFilterParameters.parse(options);
@@ -133,6 +140,7 @@ export function createAffinityFilter(name: string, options: AffinityFilterOption
 /**
  * Plugin definition of `prefix-cache-affinity-filter`.
  * @public
+ * @category Plugins
  */
 export const affinityFilterDefinition: PluginDefinition<AffinityFilterParams> = definePlugin({
   type: PREFIX_CACHE_AFFINITY_FILTER,

@@ -21,13 +21,17 @@ import type { PrefixIndexLogger } from '../api/logger.js';
  * bytes itself; `metadata` reads the chain an upstream processor computed, from
  * `llm-d.routing.prefix_hashes` in the request metadata.
  * @public
+ * @category Plugins
  */
 export const PREFIX_HASH_SOURCES = ['prompt', 'metadata'] as const;
 
 /** Distinct metadata hashes remembered per configured LRU block of one endpoint. */
 const INTERNED_HASHES_PER_LRU_BLOCK = 8;
 
-/** Type name of the approximate producer (llm-d's `approximateprefix` data producer). @public */
+/**
+ * Type name of the approximate producer (llm-d's `approximateprefix` data producer). @public
+ * @category Plugins
+ */
 export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
 
 /**
@@ -35,6 +39,7 @@ export const APPROX_PREFIX_PRODUCER = 'approx-prefix-cache-producer';
  * is a config error). As in llm-d, 0 for `blockSizeTokens` or `lruCapacityPerServer` means the
  * default.
  * @public
+ * @category Plugins
  */
 export const approximateProducerParameters = z.strictObject({
   /**
@@ -60,12 +65,14 @@ export const approximateProducerParameters = z.strictObject({
 /**
  * Parsed parameters of the approximate producer.
  * @public
+ * @category Plugins
  */
 export type ApproximateProducerParams = z.output<typeof approximateProducerParameters>;
 
 /**
  * Options of {@link ApproximatePrefixProducer}.
  * @public
+ * @category Plugins
  */
 export interface ApproximatePrefixProducerOptions {
   /**
@@ -110,6 +117,7 @@ export interface ApproximatePrefixProducerOptions {
  * them against an index learnt from earlier decisions, writes per-candidate match info, and after
  * the pick records the blocks for the primary target and the `prefill` profile's target.
  * @public
+ * @category Plugins
  */
 export class ApproximatePrefixProducer implements DataProducer, RequestLifecycle {
   /** `approx-prefix-cache-producer`. */
@@ -278,6 +286,7 @@ export function approximateOptionsOf(p: ApproximateProducerParams): Omit<Approxi
 /**
  * Plugin definition of the approximate producer (default producer of `prefix-match-info`).
  * @public
+ * @category Plugins
  */
 export function approximateProducerDefinition(env: PrefixPluginEnv): PluginDefinition<ApproximateProducerParams> {
   return definePlugin({

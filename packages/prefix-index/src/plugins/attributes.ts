@@ -5,6 +5,7 @@ import type { BlockKeys } from '../api/types.js';
  * A request's prompts as uint32 little-endian token bytes: real token ids packed, or the estimate
  * backend's 4-byte pseudo-tokens.
  * @public
+ * @category Plugins
  */
 export interface PromptBytes {
   /** One buffer per prompt (length a multiple of 4). */
@@ -16,6 +17,7 @@ export interface PromptBytes {
 /**
  * Attributes of this package besides core's well-known ones.
  * @public
+ * @category Plugins
  */
 export const PrefixAttributes = {
   /** Written by `token-producer`; read by the approximate producer. */
@@ -27,6 +29,7 @@ export const PrefixAttributes = {
  * filters with `prefixMatchInfoProducerName` read it, so approximate and precise producers can
  * run side by side.
  * @public
+ * @category Plugins
  */
 export function matchInfoAttribute(producerName: string): AttributeKey<ReadonlyMap<string, PrefixMatchInfo>> {
   // Core owns the naming scheme: its prefix-based-pd-decider reads the same key.
@@ -36,6 +39,7 @@ export function matchInfoAttribute(producerName: string): AttributeKey<ReadonlyM
 /**
  * Attribute holding the block keys a producer computed for the request (read back in `preRequest`).
  * @public
+ * @category Plugins
  */
 export function blockKeysAttribute(producerName: string): AttributeKey<BlockKeys> {
   return attributeKey(`prefix-block-keys/${producerName}`);
@@ -44,6 +48,7 @@ export function blockKeysAttribute(producerName: string): AttributeKey<BlockKeys
 /**
  * The prefix match info a plugin should read: the named producer's, or the shared attribute.
  * @public
+ * @category Plugins
  */
 export function readMatchInfo(request: SchedulingRequest, producerName: string | undefined): ReadonlyMap<string, PrefixMatchInfo> | undefined {
   return request.attributes.get(prefixMatchAttribute(producerName));
@@ -52,6 +57,7 @@ export function readMatchInfo(request: SchedulingRequest, producerName: string |
 /**
  * Attribute names a prefix consumer reads.
  * @public
+ * @category Plugins
  */
 export function matchInfoConsumes(producerName: string | undefined): readonly string[] {
   return [prefixMatchAttribute(producerName).name];

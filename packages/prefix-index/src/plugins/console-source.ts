@@ -38,6 +38,7 @@ async function meanHitRatio(metrics: PrefixIndexMetrics | undefined): Promise<nu
  * estimated memory, lookups, evictions, and the mean hit ratio from `metrics` (the process-wide
  * `llm_d_epp_prefix_indexer_hit_ratio`, so pools that share a metrics registry share the figure).
  * @public
+ * @category Plugins
  */
 export function prefixIndexConsoleSource(plugins: Iterable<unknown>, metrics?: PrefixIndexMetrics): () => Promise<Omit<ConsolePrefixIndex, 'pool'>[]> {
   const indexes = indexesOf(plugins);

@@ -7,6 +7,7 @@ import type { Tokenizer } from '../tokenizer/types.js';
 /**
  * What the plugin factories share: created once by `loadPrefixIndexPlugins`.
  * @public
+ * @category Plugins
  */
 export interface PrefixPluginEnv {
   /** Block hasher. */

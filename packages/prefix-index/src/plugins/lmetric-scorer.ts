@@ -2,7 +2,10 @@ import { Attributes, definePlugin, type Endpoint, type PluginDefinition, type Pr
 import { z } from 'zod';
 import { matchInfoConsumes, readMatchInfo } from './attributes.js';
 
-/** Type name of llm-d's L-metric scorer. @public */
+/**
+ * Type name of llm-d's L-metric scorer. @public
+ * @category Plugins
+ */
 export const LMETRIC_SCORER = 'lmetric-scorer';
 
 /**
@@ -10,6 +13,7 @@ export const LMETRIC_SCORER = 'lmetric-scorer';
  * and `inFlightLoadProducerName`, accepted and not acted on (Switchyard keeps one in-flight load
  * per picker, which it reads).
  * @public
+ * @category Plugins
  */
 export const lmetricScorerParameters = z.strictObject({
   /** Read the match info of this producer instead of the shared attribute. */
@@ -21,6 +25,7 @@ export const lmetricScorerParameters = z.strictObject({
  * clamp(match, 0, total)) × blockSize`, block size 1 when unknown) times its decode batch
  * (`in-flight requests + 1`); undefined without match info or for an empty prompt.
  * @public
+ * @category Plugins
  */
 export function lmetricCost(info: PrefixMatchInfo | undefined, inFlightRequests: number): number | undefined {
   if (info === undefined || info.totalBlocks <= 0) return undefined;
@@ -34,6 +39,7 @@ export function lmetricCost(info: PrefixMatchInfo | undefined, inFlightRequests:
  * cost, lower cost better (`(max − c)/(max − min)`, 1 for all when equal); an endpoint without
  * match info scores 0.
  * @public
+ * @category Plugins
  */
 export function createLmetricScorer(name: string, producerName?: string): Scorer {
   return arrayScorer(LMETRIC_SCORER, name, (_c, request, endpoints, out) => {
@@ -62,6 +68,7 @@ export function createLmetricScorer(name: string, producerName?: string): Scorer
  * number. Reads `prefix-match-info` (of `prefixMatchInfoProducerName`) and the in-flight load
  * (both producers are created when missing).
  * @public
+ * @category Plugins
  */
 export const lmetricScorerDefinition: PluginDefinition<z.output<typeof lmetricScorerParameters>> = definePlugin({
   type: LMETRIC_SCORER,

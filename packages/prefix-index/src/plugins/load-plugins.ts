@@ -19,6 +19,7 @@ import { legacyTokenizerDefinition, tokenProducerDefinition } from './token-prod
 /**
  * Options of {@link loadPrefixIndexPlugins}.
  * @public
+ * @category Plugins
  */
 export interface PrefixIndexPluginOptions {
   /** Hasher to share (default: a new one). */
@@ -48,6 +49,7 @@ export interface PrefixIndexPluginOptions {
  * const { picker } = createPickerFromConfig({ config: yamlText, pool, packs: [prefixIndexPack({ registry: promRegistry })] });
  * ```
  * @public
+ * @category Plugins
  */
 export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginPack {
   const logger = options.logger ?? consoleLogger;
@@ -82,6 +84,7 @@ export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginP
  * const registry = createDefaultRegistry().registerAll(loadPrefixIndexPlugins({ registry: promRegistry }));
  * ```
  * @public
+ * @category Plugins
  */
 export function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): PluginDefinition[] {
   return [...prefixIndexPack(options).plugins];
@@ -97,6 +100,7 @@ export function loadPrefixIndexPlugins(options: PrefixIndexPluginOptions = {}): 
  * ```
  * @throws SwitchyardError `CONFIG_INVALID` when another plugin already uses one of the types
  * @public
+ * @category Plugins
  */
 export function registerPrefixIndexPlugins(registry: PluginRegistry, options: PrefixIndexPluginOptions = {}): PluginRegistry {
   registry.registerAll(loadPrefixIndexPlugins(options));

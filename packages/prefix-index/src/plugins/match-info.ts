@@ -9,6 +9,7 @@ import { CandidateMatchMap } from './candidate-match-map.js';
  * producer's named attribute. (Hit metrics are recorded at PreRequest, for the chosen endpoint:
  * `PrefixIndexerRecorder`.)
  * @public
+ * @category Plugins
  */
 export function publishMatchInfo(
   request: SchedulingRequest,

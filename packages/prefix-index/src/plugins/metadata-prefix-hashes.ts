@@ -1,6 +1,9 @@
 import { ROUTING_METADATA_NAMESPACE, type RequestMetadata } from '@switchyard/core';
 
-/** Field of the `llm-d.routing` metadata namespace that carries a request's block-hash chain. @public */
+/**
+ * Field of the `llm-d.routing` metadata namespace that carries a request's block-hash chain. @public
+ * @category Plugins
+ */
 export const PREFIX_HASHES_FIELD = 'prefix_hashes';
 
 /** Largest uint64, as the decimal string an upstream processor writes. */
@@ -12,6 +15,7 @@ const UINT64_MAX = '18446744073709551615';
  * number is a double and would round hashes above 2^53; a JSON number is accepted only while it
  * is a safe integer, so it is exact.
  * @public
+ * @category Plugins
  */
 export function canonicalUint64(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
@@ -31,6 +35,7 @@ export function canonicalUint64(value: unknown): string | undefined {
  * Outcome of {@link readPrefixHashes}: the chain in canonical decimal form, nothing (the request
  * carries no hashes), or an error naming the bad field.
  * @public
+ * @category Plugins
  */
 export type PrefixHashesRead =
   | { readonly kind: 'hashes'; readonly hashes: readonly string[] }
@@ -41,6 +46,7 @@ export type PrefixHashesRead =
  * Reads `llm-d.routing.prefix_hashes` from request metadata: a list of decimal uint64 strings,
  * head block first (a single comma-separated string is read the same way).
  * @public
+ * @category Plugins
  */
 export function readPrefixHashes(metadata: RequestMetadata | undefined): PrefixHashesRead {
   const raw = metadata?.[ROUTING_METADATA_NAMESPACE]?.[PREFIX_HASHES_FIELD];
@@ -69,6 +75,7 @@ export function readPrefixHashes(metadata: RequestMetadata | undefined): PrefixH
  * first, and a forgotten hash seen again gets a fresh key, which costs a cache miss for blocks
  * learnt under its old key but never a false match.
  * @public
+ * @category Plugins
  */
 export class Uint64KeyInterner {
   readonly #keys = new Map<string, number>();

@@ -13,13 +13,17 @@ import {
 import { z } from 'zod';
 import { matchInfoConsumes, readMatchInfo } from './attributes.js';
 
-/** Type name of the no-hit LRU scorer. @public */
+/**
+ * Type name of the no-hit LRU scorer. @public
+ * @category Plugins
+ */
 export const NO_HIT_LRU_SCORER = 'no-hit-lru-scorer';
 
 /**
  * Parameters of `no-hit-lru-scorer`, decoded strictly. llm-d's deprecated `prefixPluginType` and
  * `prefixPluginName` are accepted and ignored (llm-d never used them either).
  * @public
+ * @category Plugins
  */
 export const noHitLruScorerParameters = z.strictObject({
   /** Endpoints remembered in the recently-used list (0 = the default 1024, as in llm-d). */
@@ -35,6 +39,7 @@ export const noHitLruScorerParameters = z.strictObject({
 /**
  * Parsed parameters of `no-hit-lru-scorer`.
  * @public
+ * @category Plugins
  */
 export type NoHitLruScorerParams = z.output<typeof noHitLruScorerParameters>;
 
@@ -45,6 +50,7 @@ export type NoHitLruScorerParams = z.output<typeof noHitLruScorerParameters>;
  * to most recent; rank r of n scores `max(0, 1 − r/(n−1))` (n = 1 → 1). After the pick, a cold
  * request's primary and `prefill` targets become the most recently used.
  * @public
+ * @category Plugins
  */
 export class NoHitLruScorer implements Scorer, RequestLifecycle {
   /** `no-hit-lru-scorer`. */
@@ -133,6 +139,7 @@ export class NoHitLruScorer implements Scorer, RequestLifecycle {
 /**
  * Plugin definition of `no-hit-lru-scorer`.
  * @public
+ * @category Plugins
  */
 export const noHitLruScorerDefinition: PluginDefinition<NoHitLruScorerParams> = definePlugin({
   type: NO_HIT_LRU_SCORER,

@@ -84,6 +84,7 @@ const indexerShape = z.strictObject({
  * given both ways the flat one wins. `sessionManager` is rejected (no session managers here);
  * `checkpoint` is accepted and ignored (the index is not persisted).
  * @public
+ * @category Plugins
  */
 export const preciseProducerParameters = z.strictObject({
   /** llm-d: block hashing settings. */
@@ -127,6 +128,7 @@ export const preciseProducerParameters = z.strictObject({
 /**
  * Parsed parameters of the precise producer.
  * @public
+ * @category Plugins
  */
 export type PreciseProducerParams = z.output<typeof preciseProducerParameters>;
 

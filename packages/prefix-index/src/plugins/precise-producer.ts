@@ -23,12 +23,16 @@ import type { PrefixPluginEnv } from './env.js';
 import { publishMatchInfo } from './match-info.js';
 import { preciseProducerParameters, resolvePreciseParameters, type PreciseProducerParams } from './precise-parameters.js';
 
-/** Type name of the precise producer. @public */
+/**
+ * Type name of the precise producer. @public
+ * @category Plugins
+ */
 export const PRECISE_PREFIX_PRODUCER = 'precise-prefix-cache-producer';
 
 /**
  * Options of {@link PrecisePrefixProducer}.
  * @public
+ * @category Plugins
  */
 export interface PrecisePrefixProducerOptions {
   /** Instance name (default `precise-prefix-cache-producer`). */
@@ -69,6 +73,7 @@ export interface PrecisePrefixProducerOptions {
  * `producer.index.ingest`). Needs `tokenized-prompt` from a real tokenizer; with the estimate
  * backend it publishes nothing and says so once.
  * @public
+ * @category Plugins
  */
 export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
   /** `precise-prefix-cache-producer`. */
@@ -179,6 +184,7 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
 /**
  * Plugin definition of `precise-prefix-cache-producer`.
  * @public
+ * @category Plugins
  */
 export function preciseProducerDefinition(env: PrefixPluginEnv): PluginDefinition<PreciseProducerParams> {
   return definePlugin({

@@ -30,6 +30,7 @@ const LEGACY_INDEX_KEYS = ['blockSize', 'blockSizeTokens', 'maxPrefixBlocksToMat
  * `lruCapacityPerServer`, `autoTune`): with any of them the scorer carries its own approximate
  * index, as llm-d's scorer did before producers existed.
  * @public
+ * @category Plugins
  */
 export const prefixCacheScorerParameters = z
   .strictObject({
@@ -68,6 +69,7 @@ export const prefixCacheScorerParameters = z
 /**
  * Parsed parameters of `prefix-cache-scorer`.
  * @public
+ * @category Plugins
  */
 export type PrefixCacheScorerParams = z.output<typeof prefixCacheScorerParameters>;
 
@@ -75,6 +77,7 @@ export type PrefixCacheScorerParams = z.output<typeof prefixCacheScorerParameter
  * The prefix-cache score of one endpoint: `w·min(1, m·bs/S)² + (1−w)·m/total`, 0 without info or
  * with an empty prompt.
  * @public
+ * @category Plugins
  */
 export function prefixCacheScore(info: PrefixMatchInfo | undefined, matchLengthWeight: number, matchLengthScaleTokens: number): number {
   if (info === undefined || info.totalBlocks === 0) return 0;
@@ -86,6 +89,7 @@ export function prefixCacheScore(info: PrefixMatchInfo | undefined, matchLengthW
 /**
  * Creates a `prefix-cache-scorer` instance reading match info (optionally a named producer's).
  * @public
+ * @category Plugins
  */
 export function createPrefixCacheScorer(name: string, matchLengthWeight = 0, matchLengthScaleTokens = 8192, producerName?: string): Scorer {
   const scoreInto = (_ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array): void => {
@@ -115,6 +119,7 @@ export function createPrefixCacheScorer(name: string, matchLengthWeight = 0, mat
 /**
  * Plugin definition of `prefix-cache-scorer`.
  * @public
+ * @category Plugins
  */
 export function prefixCacheScorerDefinition(env: PrefixPluginEnv): PluginDefinition<PrefixCacheScorerParams> {
   return definePlugin({

@@ -4,6 +4,7 @@ import type { BlockKeys } from '../api/types.js';
  * Blocks of one request shared with the other replicas at most (the head of each prompt first).
  * 512 blocks of 64 tokens cover 32k tokens of prompt, in about 9 KB of JSON.
  * @public
+ * @category Plugins
  */
 export const MAX_SHARED_BLOCKS = 512;
 

@@ -47,6 +47,7 @@ const vllmShape = z.strictObject({
  * `modelName` selects vLLM, otherwise the estimate. `estimate`'s multimodal tuning is accepted and
  * ignored (images are not estimated); llm-d's deprecated `udsTokenizerConfig` is rejected.
  * @public
+ * @category Plugins
  */
 export const tokenProducerParameters = z.strictObject({
   /** `estimate` (4-byte pseudo-tokens, llm-d's default), `vllm` (render/tokenize HTTP), `local` (tokenizer.json), `custom` (the tokenizer passed to `loadPrefixIndexPlugins`). */
@@ -76,6 +77,7 @@ export const tokenProducerParameters = z.strictObject({
 /**
  * Parsed parameters of `token-producer`.
  * @public
+ * @category Plugins
  */
 export type TokenProducerParams = z.output<typeof tokenProducerParameters>;
 

@@ -8,7 +8,10 @@ import { promptBytes } from '../api/records.js';
 import type { PrefixPluginEnv } from './env.js';
 import { resolveTokenParameters, tokenProducerParameters, type TokenProducerParams } from './token-parameters.js';
 
-/** Type name of the token producer. @public */
+/**
+ * Type name of the token producer. @public
+ * @category Plugins
+ */
 export const TOKEN_PRODUCER = 'token-producer';
 
 /** What a token producer writes. */
@@ -21,6 +24,7 @@ const TOKEN_ATTRIBUTES: readonly string[] = [Attributes.tokens.name, Attributes.
  * are not token ids, and the precise index must not pretend they are. A tokenizer failure falls
  * back to the estimate for that request (counted and logged once).
  * @public
+ * @category Plugins
  */
 export class TokenProducer implements DataProducer {
   /** `token-producer`. */
@@ -102,6 +106,7 @@ const LEGACY_TOKEN_PRODUCER = 'tokenizer';
 /**
  * Plugin definition of `token-producer` (default producer of the token attributes).
  * @public
+ * @category Plugins
  */
 export function tokenProducerDefinition(env: PrefixPluginEnv): PluginDefinition<TokenProducerParams> {
   return definePlugin({
@@ -118,6 +123,7 @@ export function tokenProducerDefinition(env: PrefixPluginEnv): PluginDefinition<
  * `tokenizer`: llm-d's previous name of `token-producer`, same parameters and behaviour, kept so
  * that older configs load. (Not a default producer: `token-producer` is.)
  * @public
+ * @category Plugins
  */
 export function legacyTokenizerDefinition(env: PrefixPluginEnv): PluginDefinition<TokenProducerParams> {
   return definePlugin({

@@ -25,6 +25,7 @@ type EndpointState = { readonly slot: number; handles: HandleStore };
  * AllBlocksCleared forgets the endpoint. A match counts, per endpoint, the longest run of leading
  * blocks it holds, each weighted by its best tier (gpu 1.0, cpu 0.8).
  * @public
+ * @category Precise
  */
 export class PreciseKvIndex implements PrefixIndex {
   /** Always `precise`. */

@@ -2,6 +2,7 @@
  * Default weight of each cache tier in precise matches: a block in GPU memory is worth a full
  * hit, one offloaded to CPU memory a little less (it must be copied back first).
  * @public
+ * @category Precise
  */
 export const DEFAULT_TIER_WEIGHTS: Readonly<Record<string, number>> = { gpu: 1.0, cpu: 0.8 };
 

@@ -10,12 +10,14 @@ import type { PrefixHasher } from '../hashing/prefix-hasher.js';
  * - `skipped-group`: blocks of a non-full-attention KV group (sliding window, Mamba).
  * - `overflow`: an endpoint exceeded `maxBlocksPerEndpoint` and was cleared.
  * @public
+ * @category Precise
  */
 export type KvIngestProblem = 'unknown-endpoint' | 'unknown-parent' | 'unknown-block' | 'token-mismatch' | 'skipped-group' | 'overflow';
 
 /**
  * Receives what ingestion did, for metrics and logs. All members optional.
  * @public
+ * @category Precise
  */
 export interface KvIngestObserver {
   /** Events of one type applied for an endpoint, with the number of blocks they named. */
@@ -27,6 +29,7 @@ export interface KvIngestObserver {
 /**
  * Where a batch came from, when the transport knows more than the payload.
  * @public
+ * @category Precise
  */
 export interface KvBatchSource {
   /** Model named by the publisher's topic (`kv@<pod>@<model>`), used when no model name is configured. */
@@ -36,6 +39,7 @@ export interface KvBatchSource {
 /**
  * Options of `PreciseKvIndex`.
  * @public
+ * @category Precise
  */
 export interface PreciseKvIndexOptions {
   /** Block hasher (from `createPrefixHasher()`). */

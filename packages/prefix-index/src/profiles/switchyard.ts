@@ -10,6 +10,7 @@
  * spread and cold ones go to the least-loaded pod. Load it with `@switchyard/prefix-index`'s
  * plugins registered (`prefixIndexPack()`); docs/scheduling.md explains the formula and parameters.
  * @public
+ * @category Profiles
  */
 export const SWITCHYARD_PROFILE_YAML = `# The switchyard routing profile (docs/scheduling.md, "The switchyard profile").
 apiVersion: llm-d.ai/v1
@@ -30,12 +31,14 @@ schedulingProfiles:
  * Names of the routing profiles the CLIs accept with `--profile`: `switchyard` (this package's
  * {@link SWITCHYARD_PROFILE_YAML}) and `llm-d` (llm-d's defaults: an empty config).
  * @public
+ * @category Profiles
  */
 export const ROUTING_PROFILES = ['switchyard', 'llm-d'] as const;
 
 /**
  * A routing profile name.
  * @public
+ * @category Profiles
  */
 export type RoutingProfileName = (typeof ROUTING_PROFILES)[number];
 
@@ -43,6 +46,7 @@ export type RoutingProfileName = (typeof ROUTING_PROFILES)[number];
  * The config document of a routing profile: the switchyard YAML, or undefined for `llm-d` (no
  * config means llm-d's defaults everywhere configs are loaded).
  * @public
+ * @category Profiles
  */
 export function routingProfileConfig(name: RoutingProfileName): string | undefined {
   return name === 'switchyard' ? SWITCHYARD_PROFILE_YAML : undefined;

@@ -12,6 +12,7 @@ import type { ZmqModule, ZmqSubscriberLike } from './zmq-types.js';
 /**
  * Where an endpoint publishes KV events.
  * @public
+ * @category Subscriber
  */
 export interface KvEndpointAddress {
   /** PUB endpoint, e.g. `tcp://10.0.0.1:5557`. */
@@ -23,6 +24,7 @@ export interface KvEndpointAddress {
 /**
  * What the subscriber feeds: the precise index, or anything with the same two methods.
  * @public
+ * @category Subscriber
  */
 export interface KvEventSink {
   /** Applies a decoded batch. */

@@ -4,6 +4,7 @@ import { SwitchyardError, type Clock } from '@switchyard/core';
  * How much KV-event work a subscriber may do, so that a flood of events never starves the
  * request path sharing its event loop.
  * @public
+ * @category Subscriber
  */
 export interface KvEventBudgetOptions {
   /**

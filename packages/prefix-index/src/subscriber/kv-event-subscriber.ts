@@ -10,12 +10,14 @@ import { loadZeromq, type ZmqModule } from './zmq-types.js';
 /**
  * vLLM's default KV-event publisher port (data-parallel rank r publishes on port + r).
  * @public
+ * @category Subscriber
  */
 export const DEFAULT_KV_EVENTS_PORT = 5557;
 
 /**
  * Options of {@link KvEventSubscriber}.
  * @public
+ * @category Subscriber
  */
 export interface KvEventSubscriberOptions {
   /** Where decoded batches go (a `PreciseKvIndex`). */
@@ -57,6 +59,7 @@ export interface KvEventSubscriberOptions {
 /**
  * Events of a {@link KvEventSubscriber}.
  * @public
+ * @category Subscriber
  */
 export interface KvEventSubscriberEvents {
   /** A batch with sequence `seq` was applied for an endpoint (live or replayed). */
@@ -68,6 +71,7 @@ export interface KvEventSubscriberEvents {
 /**
  * Status of one subscription.
  * @public
+ * @category Subscriber
  */
 export interface KvSubscriptionStatus {
   /** The endpoint. */
@@ -92,6 +96,7 @@ function rankOf(endpointId: string): number {
  * stream restarts or the connection drops. Bad input is counted and logged once per cause; it
  * never throws out of the receive loop. Create with {@link KvEventSubscriber.create}.
  * @public
+ * @category Subscriber
  */
 export class KvEventSubscriber extends EventEmitter<KvEventSubscriberEvents> {
   readonly #options: KvEventSubscriberOptions;

@@ -5,12 +5,14 @@ import type { ZmqModule } from './zmq-types.js';
 /**
  * How a replay request ended.
  * @public
+ * @category Subscriber
  */
 export type ReplayOutcome = 'complete' | 'timeout' | 'failure';
 
 /**
  * Options of {@link requestReplay}.
  * @public
+ * @category Subscriber
  */
 export interface ReplayRequest {
   /** zeromq module. */
@@ -37,6 +39,7 @@ export interface ReplayRequest {
  * delimiter frame, which is skipped. A fresh socket per request keeps late answers of a
  * timed-out request from mixing with the next one.
  * @public
+ * @category Subscriber
  */
 export async function requestReplay(request: ReplayRequest): Promise<ReplayOutcome> {
   const dealer = new request.zmq.Dealer();

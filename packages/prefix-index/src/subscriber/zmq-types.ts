@@ -4,6 +4,7 @@ import { SwitchyardError } from '@switchyard/core';
  * The parts of a zeromq v6 socket this package uses (structural, so `zeromq` stays an optional
  * peer dependency and its types are not needed to compile against this package).
  * @public
+ * @category Subscriber
  */
 export interface ZmqSocketLike {
   /** Connects to an endpoint such as `tcp://10.0.0.1:5557`. */
@@ -19,6 +20,7 @@ export interface ZmqSocketLike {
 /**
  * A SUB socket.
  * @public
+ * @category Subscriber
  */
 export interface ZmqSubscriberLike extends ZmqSocketLike, AsyncIterable<Buffer[]> {
   /** Subscribes to topics starting with a prefix. */
@@ -28,6 +30,7 @@ export interface ZmqSubscriberLike extends ZmqSocketLike, AsyncIterable<Buffer[]
 /**
  * A DEALER socket (talks to the engine's replay ROUTER).
  * @public
+ * @category Subscriber
  */
 export interface ZmqDealerLike extends ZmqSocketLike {
   /** Sends a multipart message. */
@@ -39,6 +42,7 @@ export interface ZmqDealerLike extends ZmqSocketLike {
 /**
  * The constructors this package needs from `zeromq`.
  * @public
+ * @category Subscriber
  */
 export interface ZmqModule {
   /** SUB socket constructor. */
@@ -51,6 +55,7 @@ export interface ZmqModule {
  * Loads the optional `zeromq` peer dependency.
  * @throws SwitchyardError `CONFIG_INVALID` when it is not installed
  * @public
+ * @category Subscriber
  */
 export async function loadZeromq(): Promise<ZmqModule> {
   try {

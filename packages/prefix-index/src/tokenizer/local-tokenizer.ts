@@ -5,6 +5,7 @@ import type { Tokenizer } from './types.js';
 /**
  * Options of {@link createLocalTokenizer}.
  * @public
+ * @category Tokenizer
  */
 export interface LocalTokenizerOptions {
   /** `tokenizer.json` content (parsed) or a file path. */
@@ -45,6 +46,7 @@ const defaultFormat = (messages: readonly ChatMessage[], toolsJson: string | und
  * model's real chat template.
  * @throws SwitchyardError `CONFIG_INVALID` when the package is missing or the files do not load
  * @public
+ * @category Tokenizer
  */
 export async function createLocalTokenizer(options: LocalTokenizerOptions): Promise<Tokenizer> {
   let mod: HfModule;

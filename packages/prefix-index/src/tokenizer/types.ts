@@ -5,6 +5,7 @@ import type { InferenceRequest } from '@switchyard/core';
  * carry several prompts; a chat is one prompt after its chat template). Implementations must
  * honour `signal` and may throw; the token producer then falls back to the byte estimate.
  * @public
+ * @category Tokenizer
  */
 export interface Tokenizer {
   /** Short name for logs and metrics (`vllm-render`, `local`, `function`...). */
@@ -18,6 +19,7 @@ export interface Tokenizer {
 /**
  * A user function used as a {@link Tokenizer}.
  * @public
+ * @category Tokenizer
  */
 export type TokenizeFunction = (request: InferenceRequest, model: string, signal?: AbortSignal) => Promise<number[][]> | number[][];
 
@@ -28,6 +30,7 @@ export type TokenizeFunction = (request: InferenceRequest, model: string, signal
  * const tokenizer = functionTokenizer(async (req) => [myTokenizer.encode(JSON.stringify(req.prompt))]);
  * ```
  * @public
+ * @category Tokenizer
  */
 export function functionTokenizer(fn: TokenizeFunction, name = 'function'): Tokenizer {
   return {

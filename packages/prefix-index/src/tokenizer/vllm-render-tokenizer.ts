@@ -6,6 +6,7 @@ import type { Tokenizer } from './types.js';
 /**
  * Options of {@link VllmRenderTokenizer}.
  * @public
+ * @category Tokenizer
  */
 export interface VllmRenderTokenizerOptions {
   /** Base URL of a vLLM server or render sidecar. Default `http://localhost:8000`. */
@@ -37,7 +38,10 @@ function isTokenArray(v: unknown): v is number[] {
   return Array.isArray(v) && v.every((t) => typeof t === 'number' && Number.isInteger(t) && t >= 0);
 }
 
-/** Reads token ids from a render or tokenize answer (single prompt or a list of prompts). */
+/**
+ * Reads token ids from a render or tokenize answer (single prompt or a list of prompts).
+ * @category Tokenizer
+ */
 export function readTokenIds(body: unknown): number[][] | undefined {
   const one = (v: unknown): number[] | undefined => {
     if (!isObject(v)) return undefined;
@@ -66,6 +70,7 @@ export function readTokenIds(body: unknown): number[][] | undefined {
  * token ids equal what the engine will see) or `/tokenize`. Results are cached by model and
  * request body (LRU), requests time out, and the caller's `AbortSignal` cancels them.
  * @public
+ * @category Tokenizer
  */
 export class VllmRenderTokenizer implements Tokenizer {
   /** `vllm-render` or `vllm-tokenize`. */

@@ -8,6 +8,7 @@ import type { Workload, WorkloadItem } from '../workloads/types.js';
  * of every full block of prompt + generated output; the first `queryable` of them are the ones a
  * prefix-cache lookup may hit (the last prompt token is always computed, as in vLLM).
  * @public
+ * @category Bounds
  */
 export interface RequestBlocks {
   /** Chained block hashes of prompt + output, in order. */
@@ -20,6 +21,7 @@ export interface RequestBlocks {
  * Block hashes of one item with the engine's hashing (LoRA adapter folded into the chain root),
  * including the blocks its generated output fills, which a later turn may reuse.
  * @public
+ * @category Bounds
  */
 export function requestBlocks(item: WorkloadItem, blockSize: number): RequestBlocks {
   const prompt = materializePrompt(item);
@@ -35,6 +37,7 @@ export function requestBlocks(item: WorkloadItem, blockSize: number): RequestBlo
 /**
  * Block streams of every item of a workload, in the workload's arrival order.
  * @public
+ * @category Bounds
  */
 export function workloadBlocks(workload: Workload, blockSize: number): RequestBlocks[] {
   return workload.items.map((item) => requestBlocks(item, blockSize));

@@ -7,6 +7,7 @@ import { ttftLowerBounds } from './ttft-bound.js';
 /**
  * The three sound references of a workload on a fleet, per item (in workload order).
  * @public
+ * @category Bounds
  */
 export interface WorkloadBounds {
   /** Unlimited-cache bound: prompt tokens reusable at best, per item. */
@@ -22,6 +23,7 @@ export interface WorkloadBounds {
 /**
  * Options of {@link computeBounds}.
  * @public
+ * @category Bounds
  */
 export interface BoundsOptions {
   /** Pods of the fleet. */
@@ -39,6 +41,7 @@ export interface BoundsOptions {
  * lower bound of a workload (see docs/simulator.md, "Sound references"). Pure: the workload and
  * the fleet shape decide them, no policy is run.
  * @public
+ * @category Bounds
  */
 export function computeBounds(workload: Workload, o: BoundsOptions): WorkloadBounds {
   const bs = o.profile.blockSize;

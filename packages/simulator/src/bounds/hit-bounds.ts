@@ -6,6 +6,7 @@ import type { RequestBlocks } from './block-streams.js';
  * No policy on any fleet can reuse more, since a block must be computed once before it can be
  * reused. Returns hit blocks per request.
  * @public
+ * @category Bounds
  */
 export function unlimitedCacheHits(streams: readonly RequestBlocks[]): Int32Array {
   const seen = new Set<number>();
@@ -79,6 +80,7 @@ const DEPTH_SPAN = 1 << 20;
  * (being regenerated as output does not count as a use). Returns hit blocks per request.
  * @param capacityBlocks - total KV blocks of the fleet (pods × GPU blocks, plus CPU-tier blocks)
  * @public
+ * @category Bounds
  */
 export function beladyHits(streams: readonly RequestBlocks[], capacityBlocks: number): Int32Array {
   const n = streams.length;

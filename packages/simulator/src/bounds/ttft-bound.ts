@@ -5,6 +5,7 @@ import type { RequestBlocks } from './block-streams.js';
 /**
  * Engine facts the TTFT lower bound needs.
  * @public
+ * @category Bounds
  */
 export interface TtftBoundEngine {
   /** Cost model of the engine's steps. */
@@ -19,6 +20,7 @@ export interface TtftBoundEngine {
  * For each request, the longest leading run of its queryable blocks that any *other* request
  * holds (in its prompt or output), whatever the order: the most any cache could ever serve it.
  * @public
+ * @category Bounds
  */
 export function bestPossibleHits(streams: readonly RequestBlocks[]): Int32Array {
   const owners = new Map<number, number>();
@@ -37,6 +39,7 @@ export function bestPossibleHits(streams: readonly RequestBlocks[]): Int32Array 
  * at most `maxNumBatchedTokens`, each step at its deterministic cost shrunk by the largest jitter
  * the engine can draw (−3σ). The first token is sampled at the end of the last chunk.
  * @public
+ * @category Bounds
  */
 export function idlePrefillMs(engine: TtftBoundEngine, promptTokens: number, cachedTokens: number): number {
   const shape = new StepShape();
@@ -61,6 +64,7 @@ export function idlePrefillMs(engine: TtftBoundEngine, promptTokens: number, cac
  * @param promptTokens - prompt length per item
  * @param fixedMs - unavoidable per-request time outside the engine step loop, per item
  * @public
+ * @category Bounds
  */
 export function ttftLowerBounds(engine: TtftBoundEngine, streams: readonly RequestBlocks[], promptTokens: ArrayLike<number>, fixedMs: (i: number) => number): Float64Array {
   const best = bestPossibleHits(streams);

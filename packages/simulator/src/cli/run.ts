@@ -27,6 +27,7 @@ Run "switchyard-sim <command> --help" for a command's options.
  * await done; // 0
  * ```
  * @public
+ * @category CLI
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;

@@ -1,6 +1,7 @@
 /**
  * Where the CLI writes, and how it is told to stop.
  * @public
+ * @category CLI
  */
 export interface CliIo {
   /** Normal output (addresses, report paths). */

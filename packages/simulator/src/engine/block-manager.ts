@@ -5,6 +5,7 @@ import { CachedBlocks } from './cached-blocks.js';
 /**
  * What the block manager needs from a request holding blocks.
  * @public
+ * @category Engine
  */
 export interface KvBlockOwner {
   /** GPU block ids held, in order (replaced with a new empty array on release). */
@@ -29,6 +30,7 @@ export interface KvBlockOwner {
  * from the head (that eviction is the only thing that emits `BlockRemoved`). Typed arrays and an
  * intrusive doubly-linked list keep every operation O(1) per block.
  * @public
+ * @category Engine
  */
 export class BlockManager {
   /** Number of GPU blocks. */

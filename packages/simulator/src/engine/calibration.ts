@@ -6,6 +6,7 @@ import { idlePrefillMs } from '../bounds/ttft-bound.js';
 /**
  * One published figure and what the engine model gives for it.
  * @public
+ * @category Engine
  */
 export interface CalibrationPoint {
   /** What is measured. */
@@ -38,6 +39,7 @@ const S6 = 'llm-d-kv-cache benchmarking/73-capacity: Qwen3-32B, 2×H100 TP2';
  * The calibration table of docs/simulator.md (the 8B prefill fit used all six published points): published figures beside the model's values.
  * Held-out rows were not used to fit any parameter. A test keeps every row within ±15%.
  * @public
+ * @category Engine
  */
 export function calibrationPoints(): CalibrationPoint[] {
   const p8 = PROFILE_8B_H100;

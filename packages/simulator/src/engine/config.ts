@@ -5,6 +5,7 @@ import type { CostModelParams, EngineConfig, EngineProfile } from './types.js';
 /**
  * Engine settings: a profile plus overrides of any field.
  * @public
+ * @category Engine
  */
 export interface EngineConfigInput {
   /** Built-in profile name or a custom profile (default `8b-h100`). */
@@ -26,6 +27,7 @@ const nonNegative = (v: number, field: string): number => {
  * Resolves a profile and overrides into a validated {@link EngineConfig}.
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad field
  * @public
+ * @category Engine
  */
 export function resolveEngineConfig(input: EngineConfigInput = {}): EngineConfig {
   const profile = typeof input.profile === 'object' ? input.profile : getProfile(input.profile ?? '8b-h100');

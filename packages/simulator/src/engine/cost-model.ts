@@ -5,6 +5,7 @@ import type { CostModelParams } from './types.js';
  * The shape of one engine step, accumulated while the scheduler builds the batch. Reused across
  * steps (call {@link StepShape.reset}) so a step allocates nothing.
  * @public
+ * @category Engine
  */
 export class StepShape {
   /** Sequences in the batch. */
@@ -45,6 +46,7 @@ export class StepShape {
 /**
  * Deterministic part of a step's duration in ms (no jitter).
  * @public
+ * @category Engine
  */
 export function baseStepTimeMs(p: CostModelParams, s: StepShape): number {
   if (s.seqs === 0 && s.cpuBlocks === 0) return 0;
@@ -62,6 +64,7 @@ export function baseStepTimeMs(p: CostModelParams, s: StepShape): number {
  * Duration of a step in ms: {@link baseStepTimeMs} times `1 + jitter·z` with z standard normal
  * drawn from `rng`, clamped to ±3σ so a step never takes negative or absurd time.
  * @public
+ * @category Engine
  */
 export function stepTimeMs(p: CostModelParams, s: StepShape, rng: Rng): number {
   const base = baseStepTimeMs(p, s);

@@ -11,6 +11,7 @@ const LATENCY_BUCKETS = [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 5
  * Counters and histograms an engine accumulates; the metrics view renders them. Counter names
  * follow vLLM (prefix-cache queries and hits are counted in tokens).
  * @public
+ * @category Engine
  */
 export class EngineStats {
   /** Prompt tokens looked up in the prefix cache (on each admission to running). */

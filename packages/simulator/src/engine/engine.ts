@@ -15,6 +15,7 @@ import type { EngineConfig, EngineRequestCallbacks, EngineRequestResult, EngineR
 /**
  * Options of {@link EngineModel}.
  * @public
+ * @category Engine
  */
 export interface EngineOptions extends EngineConfigInput {
   /** Time source (default the system clock; the virtual fleet passes a ManualClock). */
@@ -28,6 +29,7 @@ export interface EngineOptions extends EngineConfigInput {
 /**
  * Events of an {@link EngineModel}.
  * @public
+ * @category Engine
  */
 export interface EngineEvents {
   /** KV events of one step (only produced while someone listens). */
@@ -52,6 +54,7 @@ export interface EngineEvents {
  * clock.advance(1000);
  * ```
  * @public
+ * @category Engine
  */
 export class EngineModel extends EventEmitter<EngineEvents> {
   /** Resolved configuration. */

@@ -5,6 +5,7 @@ import type { SimKvEvent, SimKvEventBatch } from './kv-events.js';
  * How events are encoded inside a batch: `map` (vLLM ≥ ~0.23: each event a `{type: ...}` map)
  * or `array` (legacy: the tag then every field in declaration order).
  * @public
+ * @category Engine
  */
 export type KvEventEncoding = KvEncodeOptions['encoding'];
 
@@ -37,6 +38,7 @@ function wireEvent(e: SimKvEvent): KvEvent {
  * `encodeVllmEventBatch` (the project's one KV-event encoder): msgpack `[ts (float64), [events],
  * dp_rank]` (`[ts, [events]]` when the rank is null), block hashes as integers.
  * @public
+ * @category Engine
  */
 export function encodeKvEventBatch(batch: SimKvEventBatch, encoding: KvEventEncoding = 'map'): Uint8Array {
   const wire: KvEventBatch = {

@@ -7,6 +7,7 @@
 /**
  * Where a block lives (vLLM's `medium`).
  * @public
+ * @category Engine
  */
 export type KvMedium = 'GPU' | 'CPU';
 
@@ -14,6 +15,7 @@ export type KvMedium = 'GPU' | 'CPU';
  * Blocks became full and were hashed (vLLM emits this at scheduling time, so blocks of a prefill
  * still in flight are already hittable).
  * @public
+ * @category Engine
  */
 export interface SimBlockStoredEvent {
   /** Discriminant. */
@@ -35,6 +37,7 @@ export interface SimBlockStoredEvent {
 /**
  * Cached blocks were evicted (reused for other data). Not emitted when a request merely finishes.
  * @public
+ * @category Engine
  */
 export interface SimBlockRemovedEvent {
   /** Discriminant. */
@@ -48,6 +51,7 @@ export interface SimBlockRemovedEvent {
 /**
  * The prefix cache was reset.
  * @public
+ * @category Engine
  */
 export interface SimAllBlocksClearedEvent {
   /** Discriminant. */
@@ -57,12 +61,14 @@ export interface SimAllBlocksClearedEvent {
 /**
  * One KV-cache event.
  * @public
+ * @category Engine
  */
 export type SimKvEvent = SimBlockStoredEvent | SimBlockRemovedEvent | SimAllBlocksClearedEvent;
 
 /**
  * The events of one engine step, as vLLM publishes them.
  * @public
+ * @category Engine
  */
 export interface SimKvEventBatch {
   /** Timestamp in seconds. */

@@ -14,6 +14,7 @@ interface AdapterState {
  * request) can be evicted, least recently used first; the load takes `loadMs` of clock time.
  * Tracks running and waiting adapters for `vllm:lora_requests_info`.
  * @public
+ * @category Engine
  */
 export class LoraManager {
   readonly #clock: Clock;

@@ -5,12 +5,14 @@ import { extraHistograms, processFamilies } from './metrics-full-vllm.js';
 /**
  * Which engine's metric names to render.
  * @public
+ * @category Engine
  */
 export type MetricsFlavor = 'vllm' | 'sglang';
 
 /**
  * Options of {@link renderMetrics}.
  * @public
+ * @category Engine
  */
 export interface RenderMetricsOptions {
   /** Metric names (default `vllm`). */
@@ -66,6 +68,7 @@ class Writer {
  * hits in tokens, `cache_config_info` carrying the cache geometry as labels,
  * `lora_requests_info` whose value is a Unix timestamp, and TTFT/ITL/latency histograms.
  * @public
+ * @category Engine
  */
 export function renderMetrics(engine: EngineModel, options: RenderMetricsOptions = {}): string {
   return options.flavor === 'sglang' ? renderSglang(engine) : renderVllm(engine, options.unixSeconds ?? engine.clock.now() / 1000, options.exposition === 'full');

@@ -6,6 +6,7 @@ import type { EngineProfile } from './types.js';
  * published single-request TTFTs; decode from a trained roofline (6.9 ms at batch 1, +76 ns per
  * context token); ~26.4K blocks of 16 tokens at gpu_memory_utilization 0.9. See docs/simulator.md.
  * @public
+ * @category Engine
  */
 export const PROFILE_8B_H100: EngineProfile = {
   name: '8b-h100',
@@ -34,6 +35,7 @@ export const PROFILE_8B_H100: EngineProfile = {
  * llm-d's measured ITL (11 ms at 3 QPS, 21–24 ms saturated); request path 16 µs per prompt token; 19,208 blocks
  * (307,328 tokens) as measured in llm-d's 73-capacity benchmark.
  * @public
+ * @category Engine
  */
 export const PROFILE_32B_H100: EngineProfile = {
   name: '32b-h100',
@@ -65,6 +67,7 @@ export const PROFILE_32B_H100: EngineProfile = {
  * A deliberately small engine (8B timings, 2,048 blocks = 32K tokens) for tests and demos where
  * cache pressure should appear after a handful of requests.
  * @public
+ * @category Engine
  */
 export const PROFILE_TINY: EngineProfile = {
   ...PROFILE_8B_H100,
@@ -77,7 +80,10 @@ export const PROFILE_TINY: EngineProfile = {
   maxModelLen: 32_768,
 };
 
-/** Built-in profiles by name. @public */
+/**
+ * Built-in profiles by name. @public
+ * @category Engine
+ */
 export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
   [PROFILE_8B_H100.name]: PROFILE_8B_H100,
   [PROFILE_32B_H100.name]: PROFILE_32B_H100,
@@ -88,6 +94,7 @@ export const ENGINE_PROFILES: Readonly<Record<string, EngineProfile>> = {
  * Looks up a built-in profile.
  * @throws SwitchyardError `CONFIG_INVALID` naming the unknown profile and the known ones
  * @public
+ * @category Engine
  */
 export function getProfile(name: string): EngineProfile {
   const p = ENGINE_PROFILES[name];

@@ -8,6 +8,7 @@ const NONE: readonly string[] = Object.freeze([]);
  * Point-in-time state of an engine: live (`EngineModel.snapshot()`) or as its metrics show it
  * (`EngineModel.metricsSnapshot()`).
  * @public
+ * @category Engine
  */
 export interface EngineSnapshot {
   /** Clock time of the snapshot (ms). */

@@ -7,12 +7,14 @@ import type { EngineRequestCallbacks, EngineRequestSpec } from './types.js';
 /**
  * Lifecycle state of a request inside the engine.
  * @public
+ * @category Engine
  */
 export type SequenceStatus = 'waiting' | 'running' | 'finished' | 'aborted';
 
 /**
  * Read-only view of a live request (for tests, invariant checks and debugging).
  * @public
+ * @category Engine
  */
 export interface EngineRequestView {
   /** Request id. */

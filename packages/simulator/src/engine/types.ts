@@ -4,6 +4,7 @@
  * seeded jitter factor. N = tokens scheduled in the step, B = sequences in it, nᵢ/cᵢ = a prefill
  * chunk's new and already-computed tokens, Cdec = a decoding sequence's context length.
  * @public
+ * @category Engine
  */
 export interface CostModelParams {
   /** t0: fixed per-step overhead (scheduling, sampling, launch), ms. */
@@ -27,6 +28,7 @@ export interface CostModelParams {
 /**
  * A model-on-hardware profile: cost-model parameters plus the vLLM scheduler and cache sizes.
  * @public
+ * @category Engine
  */
 export interface EngineProfile {
   /** Profile name, e.g. `8b-h100`. */
@@ -58,6 +60,7 @@ export interface EngineProfile {
 /**
  * Fully resolved engine configuration.
  * @public
+ * @category Engine
  */
 export interface EngineConfig {
   /** Base model name (the OpenAI `model` of base requests and the `model_name` metric label). */
@@ -93,12 +96,14 @@ export interface EngineConfig {
 /**
  * Why a request ended: `length` (max output tokens reached) or `abort`.
  * @public
+ * @category Engine
  */
 export type FinishReason = 'length' | 'abort';
 
 /**
  * A request submitted to the engine.
  * @public
+ * @category Engine
  */
 export interface EngineRequestSpec {
   /** Unique id (reused ids are rejected while the first is live). */
@@ -123,6 +128,7 @@ export interface EngineRequestSpec {
 /**
  * Per-request callbacks (cheaper than emitter events on the hot path).
  * @public
+ * @category Engine
  */
 export interface EngineRequestCallbacks {
   /** A token was generated (`index` 0 is the first token). */
@@ -134,6 +140,7 @@ export interface EngineRequestCallbacks {
 /**
  * What the engine reports when a request ends. Times are clock milliseconds.
  * @public
+ * @category Engine
  */
 export interface EngineRequestResult {
   /** Request id. */

@@ -9,6 +9,7 @@ import type { PolicyFactory, VirtualFleetOptions } from './types.js';
 /**
  * Options of {@link measureCapacity}.
  * @public
+ * @category Fleet
  */
 export interface CapacityProbeOptions {
   /** Fleet to probe (pods, profile, gateways, ...). */
@@ -30,6 +31,7 @@ export interface CapacityProbeOptions {
 /**
  * Result of {@link measureCapacity}.
  * @public
+ * @category Fleet
  */
 export interface MeasuredCapacity {
   /** Highest passing arrival-scale factor (1 = the workload as generated). */
@@ -52,6 +54,7 @@ const offeredRate = (w: Workload): number => {
  * after the first third of the probe is within the SLO. Deterministic for a seed.
  * @throws SwitchyardError `CONFIG_INVALID` when even a 64× slower replay misses the SLO
  * @public
+ * @category Fleet
  */
 export async function measureCapacity(workload: Workload, o: CapacityProbeOptions): Promise<MeasuredCapacity> {
   const probeMs = o.probeMs ?? 60_000;

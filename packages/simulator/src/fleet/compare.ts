@@ -16,6 +16,7 @@ import type { MembershipChange, PolicyFactory, VirtualFleetOptions } from './typ
 /**
  * Options of {@link comparePolicies}.
  * @public
+ * @category Fleet
  */
 export interface CompareOptions {
   /** Workload preset name or `trace:FILE` (Mooncake JSONL or Azure CSV). */
@@ -81,6 +82,7 @@ function policyFactories(o: CompareOptions, read: (path: string) => string): [st
  * workload's sound references (hit bounds, TTFT lower bound) and builds the comparison report.
  * @throws SwitchyardError `CONFIG_INVALID` for unknown policies or workloads
  * @public
+ * @category Fleet
  */
 export async function comparePolicies(o: CompareOptions): Promise<{ report: ComparisonReport; runs: PolicyRun[]; bounds: WorkloadBounds; workload: Workload; capacity: MeasuredCapacity | undefined }> {
   const pods = o.pods ?? 8;

@@ -7,6 +7,7 @@ import { renderMetrics } from '../engine/metrics-view.js';
  * step, as vLLM publishes them): the same values the vLLM metrics page would carry, without
  * rendering and parsing it.
  * @public
+ * @category Fleet
  */
 export function engineMetrics(engine: EngineModel, now: number): EndpointMetrics {
   const s = engine.metricsSnapshot();
@@ -28,6 +29,7 @@ export function engineMetrics(engine: EngineModel, now: number): EndpointMetrics
  * A scrape through the real text path: the engine's `/metrics` page parsed by core's Prometheus
  * parser and vLLM mapping, exactly as the live data layer does it.
  * @public
+ * @category Fleet
  */
 export function scrapeEngineMetrics(engine: EngineModel, now: number, previous?: EndpointMetrics): EndpointMetrics {
   return extractEndpointMetrics('vllm', parsePrometheusText(renderMetrics(engine)), now, previous);

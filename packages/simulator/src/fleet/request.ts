@@ -9,6 +9,7 @@ const EMPTY = new Uint8Array(0);
  * Built directly rather than by serialising and parsing a body, which would dominate the run time;
  * the token ids are the `tokens` array itself, not a copy.
  * @public
+ * @category Fleet
  */
 export function itemRequest(item: WorkloadItem, tokens: Uint32Array, model: string): InferenceRequest {
   const target = item.adapter ?? model;
@@ -38,6 +39,7 @@ const objectiveOf = (priority: number): string => `priority-${priority}`;
 /**
  * Pick options for an item: its tenant as fairness id and its priority as an objective.
  * @public
+ * @category Fleet
  */
 export function itemPickOptions(item: WorkloadItem): PickOptions {
   return { trustClassificationHeaders: false, classification: { fairnessId: item.tenant, objective: objectiveOf(item.priority) } };
@@ -46,6 +48,7 @@ export function itemPickOptions(item: WorkloadItem): PickOptions {
 /**
  * Objective lookup mapping the `priority-<n>` objectives of {@link itemPickOptions} to `n`.
  * @public
+ * @category Fleet
  */
 export const priorityObjectives = {
   priorityOf(name: string | undefined): number {

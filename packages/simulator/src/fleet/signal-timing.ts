@@ -3,6 +3,7 @@ import type { Rng } from '../util/prng.js';
 /**
  * How signals reach each gateway replica: metrics scrapes and KV events.
  * @public
+ * @category Fleet
  */
 export interface SignalTiming {
   /** Mean scrape interval, ms (llm-d refreshes every 50 ms). */
@@ -20,7 +21,10 @@ export interface SignalTiming {
   readonly kvEventLoss: number;
 }
 
-/** Defaults of {@link SignalTiming}. @public */
+/**
+ * Defaults of {@link SignalTiming}. @public
+ * @category Fleet
+ */
 export const DEFAULT_SIGNAL_TIMING: SignalTiming = { scrapeIntervalMs: 50, scrapeJitter: 0.2, kvEventDelayMs: 10, kvEventDelaySigma: 0.5, kvEventLoss: 0 };
 
 /** First scrape of a (replica, pod) pair: a random phase within one interval. @internal */

@@ -9,6 +9,7 @@ import type { SignalTiming } from './signal-timing.js';
 /**
  * What a policy may see of the simulated fleet (the oracle reads true engine state through it).
  * @public
+ * @category Fleet
  */
 export interface FleetView {
   /** Engine behind an endpoint id (undefined once it left or failed). */
@@ -18,6 +19,7 @@ export interface FleetView {
 /**
  * What a policy factory receives.
  * @public
+ * @category Fleet
  */
 export interface PolicyContext {
   /** The pool the policy schedules over (metrics arrive by scrape, in-flight counts by decisions). */
@@ -44,6 +46,7 @@ export interface PolicyContext {
  * A routing policy under test: any `RequestScheduler` (normally a real `EndpointPicker`),
  * plus an optional sink for the engines' KV events (delivered after the configured delay).
  * @public
+ * @category Fleet
  */
 export interface SimPolicy {
   /** Name shown in reports. */
@@ -64,6 +67,7 @@ export interface SimPolicy {
  * replicas to share state (e.g. through a shared-state store) closes over it and hands every
  * replica the same store. This is the seam for cross-replica state.
  * @public
+ * @category Fleet
  */
 export type PolicyFactory = (ctx: PolicyContext) => SimPolicy | Promise<SimPolicy>;
 
@@ -73,6 +77,7 @@ export type PolicyFactory = (ctx: PolicyContext) => SimPolicy | Promise<SimPolic
  * `restart` replaces its engine with a fresh one behind the same endpoint (running requests fail,
  * the cache is empty, and the gateways are not told).
  * @public
+ * @category Fleet
  */
 export interface MembershipChange {
   /** Virtual time, ms. */
@@ -86,6 +91,7 @@ export interface MembershipChange {
 /**
  * Options of {@link runVirtualFleet}.
  * @public
+ * @category Fleet
  */
 export interface VirtualFleetOptions {
   /** Pods at the start (default 8). */

@@ -29,6 +29,7 @@ import type { MembershipChange, PolicyFactory, VirtualFleetOptions } from './typ
  * console.log(run.engine.prefixHits / run.engine.prefixQueries);
  * ```
  * @public
+ * @category Fleet
  */
 export async function runVirtualFleet(workload: Workload, policy: PolicyFactory, options: VirtualFleetOptions = {}): Promise<PolicyRun> {
   return new VirtualFleetRun(workload, options).run(policy);

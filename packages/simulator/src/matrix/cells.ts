@@ -3,6 +3,7 @@ import type { ReuseCheck } from './judge.js';
 /**
  * One workload of the matrix: a preset name or a trace file, with how much of it a cell replays.
  * @public
+ * @category Matrix
  */
 export interface MatrixWorkload {
   /** Short label printed in the table. */
@@ -18,6 +19,7 @@ export interface MatrixWorkload {
  * conversation traces. Windows are cut so a cell measures ≈1,500–8,000 requests (a fixed seed makes
  * every run repeat exactly; docs/benchmarks/routing-matrix.md says how stable the percentiles are).
  * @public
+ * @category Matrix
  */
 export const MATRIX_WORKLOADS: readonly MatrixWorkload[] = [
   { label: 'shared-prefix', workload: 'shared-prefix', durationMs: 120_000 },
@@ -30,19 +32,29 @@ export const MATRIX_WORKLOADS: readonly MatrixWorkload[] = [
   { label: 'azure-conv', workload: 'trace:azure2023_conv.csv', durationMs: 600_000 },
 ];
 
-/** Loads of the matrix, as fractions of the capacity measured at the TTFT SLO. @public */
+/**
+ * Loads of the matrix, as fractions of the capacity measured at the TTFT SLO. @public
+ * @category Matrix
+ */
 export const MATRIX_LOADS: readonly number[] = [0.5, 0.7, 0.9];
 
-/** Gateway replica counts of the matrix. @public */
+/**
+ * Gateway replica counts of the matrix. @public
+ * @category Matrix
+ */
 export const MATRIX_GATEWAYS: readonly number[] = [1, 4];
 
-/** The baselines every cell compares the candidate against. @public */
+/**
+ * The baselines every cell compares the candidate against. @public
+ * @category Matrix
+ */
 export const MATRIX_BASELINES: readonly string[] = ['round-robin', 'least-queue', 'default'];
 
 /**
  * One cell: a workload at a load with a number of gateway replicas, and the extra reuse checks
  * the issue names for it.
  * @public
+ * @category Matrix
  */
 export interface MatrixCell {
   /** The workload. */
@@ -60,6 +72,7 @@ export interface MatrixCell {
  * count): Mooncake at 0.7 with one replica carries the p90/hit-rate check, every multi-tenant cell
  * the interactive tenant's p99 check.
  * @public
+ * @category Matrix
  */
 export function matrixCells(workloads: readonly MatrixWorkload[] = MATRIX_WORKLOADS, loads: readonly number[] = MATRIX_LOADS, gateways: readonly number[] = MATRIX_GATEWAYS): MatrixCell[] {
   const cells: MatrixCell[] = [];

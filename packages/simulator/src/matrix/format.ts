@@ -2,13 +2,17 @@ import type { CellResult } from './run.js';
 
 const ms = (v: number): string => (!Number.isFinite(v) ? '∞' : v >= 10_000 ? `${(v / 1000).toFixed(1)}s` : `${Math.round(v)}`);
 
-/** Header of {@link formatCellRow}'s table. @public */
+/**
+ * Header of {@link formatCellRow}'s table. @public
+ * @category Matrix
+ */
 export const MATRIX_HEADER = '| workload | load | G | requests | verdict | candidate p50 / p90 ms | best baseline p50 / p90 ms | goodput (cand / best) | failures (cand / fewest) | failed checks |\n|---|---|---|---|---|---|---|---|---|---|';
 
 /**
  * One Markdown table row of a cell: the candidate's TTFT against the best baseline's (named),
  * goodput and failures, and the checks that failed with their numbers.
  * @public
+ * @category Matrix
  */
 export function formatCellRow(r: CellResult): string {
   const [mine, ...theirs] = r.figures;
@@ -24,6 +28,7 @@ export function formatCellRow(r: CellResult): string {
 /**
  * The whole table plus a pass count.
  * @public
+ * @category Matrix
  */
 export function formatMatrix(results: readonly CellResult[]): string {
   const passed = results.filter((r) => r.verdict.pass).length;

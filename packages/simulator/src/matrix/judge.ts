@@ -2,6 +2,7 @@
  * One policy's figures in one matrix cell (over the cell's measured window; TTFT with failures as
  * +∞).
  * @public
+ * @category Matrix
  */
 export interface CellFigures {
   /** Policy name. */
@@ -23,6 +24,7 @@ export interface CellFigures {
 /**
  * The issue's rules for a cell.
  * @public
+ * @category Matrix
  */
 export interface MatrixRules {
   /** Tolerance on TTFT p50/p90 against the best baseline (0.05 = within 5%). */
@@ -33,12 +35,16 @@ export interface MatrixRules {
   readonly reuseHitFraction: number;
 }
 
-/** The rules of the issue. @public */
+/**
+ * The rules of the issue. @public
+ * @category Matrix
+ */
 export const MATRIX_RULES: MatrixRules = { ttftTolerance: 0.05, reuseP90Cut: 0.35, reuseHitFraction: 0.8 };
 
 /**
  * The verdict on one cell: every check with its outcome and the numbers behind it.
  * @public
+ * @category Matrix
  */
 export interface CellVerdict {
   /** True when every check passed. */
@@ -47,7 +53,10 @@ export interface CellVerdict {
   readonly checks: readonly { readonly name: string; readonly pass: boolean; readonly detail: string }[];
 }
 
-/** Extra "win where there is reuse" checks a cell carries. @public */
+/**
+ * Extra "win where there is reuse" checks a cell carries. @public
+ * @category Matrix
+ */
 export type ReuseCheck = 'mooncake-p90-and-hit' | 'interactive-p99';
 
 const fmt = (v: number): string => (Number.isFinite(v) ? `${Math.round(v)}` : '∞');
@@ -58,6 +67,7 @@ const fmt = (v: number): string => (Number.isFinite(v) ? `${Math.round(v)}` : '�
  * baseline's; failures at most the fewest any baseline had. `reuse` adds the issue's "win where
  * there is reuse" checks (against round-robin).
  * @public
+ * @category Matrix
  */
 export function judgeCell(candidate: CellFigures, baselines: readonly CellFigures[], reuse: readonly ReuseCheck[] = [], rules: MatrixRules = MATRIX_RULES): CellVerdict {
   const checks: { name: string; pass: boolean; detail: string }[] = [];

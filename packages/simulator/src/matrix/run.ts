@@ -7,6 +7,7 @@ import { judgeCell, type CellFigures, type CellVerdict } from './judge.js';
 /**
  * Options of {@link runMatrix}.
  * @public
+ * @category Matrix
  */
 export interface MatrixOptions {
   /** Cells to run (default: the whole matrix, {@link matrixCells}). */
@@ -32,6 +33,7 @@ export interface MatrixOptions {
 /**
  * One cell's outcome: the figures of every policy and the verdict on the candidate.
  * @public
+ * @category Matrix
  */
 export interface CellResult {
   /** The cell. */
@@ -76,6 +78,7 @@ function figuresOf(summary: PolicySummary, run: PolicyRun | undefined, window: {
  * seeded requests for all), then judges the candidate with {@link judgeCell}. Capacity is probed
  * once per workload and replica count and reused across loads.
  * @public
+ * @category Matrix
  */
 export async function runMatrix(o: MatrixOptions): Promise<CellResult[]> {
   const cells = o.cells ?? matrixCells();

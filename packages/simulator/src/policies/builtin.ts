@@ -28,12 +28,14 @@ import { SharedPromptHasher } from './shared-prompt-hasher.js';
 /**
  * Names of the built-in policies.
  * @public
+ * @category Policies
  */
 export const BUILTIN_POLICIES = ['round-robin', 'random', 'least-queue', 'default', 'precise', 'cache-greedy', 'switchyard'] as const;
 
 /**
  * A built-in policy name.
  * @public
+ * @category Policies
  */
 export type BuiltinPolicyName = (typeof BUILTIN_POLICIES)[number];
 
@@ -52,6 +54,7 @@ const DESCRIPTIONS: Record<BuiltinPolicyName, string> = {
  * `@switchyard/prefix-index` plugins, `@switchyard/flow-control` policies and the simulator's
  * `round-robin-picker`.
  * @public
+ * @category Policies
  */
 export function createSimulatorRegistry(): Promise<PluginRegistry> {
   const registry = createDefaultRegistry();
@@ -82,6 +85,7 @@ function preciseIndexes(plugins: ReadonlyMap<string, Plugin>): PreciseKvIndex[] 
  * `EndpointPicker` with flow control when the config enables it, and KV events pushed into every
  * precise index the config holds.
  * @public
+ * @category Policies
  */
 export function pickerPolicy(name: string, description: string, ctx: PolicyContext, config: SchedulerConfig | LoadedConfig): SimPolicy {
   const loaded = config as Partial<LoadedConfig>;
@@ -151,6 +155,7 @@ const preciseConfig = (modelName: string): object => ({
  * Builds one of the {@link BUILTIN_POLICIES}.
  * @throws SwitchyardError `CONFIG_INVALID` for an unknown name
  * @public
+ * @category Policies
  */
 export function builtinPolicy(name: string): PolicyFactory {
   if (name === 'oracle') {
@@ -221,6 +226,7 @@ export function builtinPolicy(name: string): PolicyFactory {
  * A policy from an llm-d `EndpointPickerConfig` document (YAML or JSON text): loaded with the
  * simulator registry; flow control runs when the document enables the `flowControl` gate.
  * @public
+ * @category Policies
  */
 export function configPolicy(name: string, text: string): PolicyFactory {
   return (ctx) => Promise.resolve(documentPolicy(name, `EndpointPickerConfig from ${name}`, ctx, text));

@@ -12,6 +12,7 @@ const converted = new WeakMap<SimKvEventBatch, PrefixKvEventBatch>();
  * decoder would produce from the wire bytes): tiers lower-cased, null parents as undefined.
  * Converting the same batch object again returns the same result object.
  * @public
+ * @category Policies
  */
 export function toPrefixIndexBatch(batch: SimKvEventBatch): PrefixKvEventBatch {
   let out = converted.get(batch);

@@ -2,11 +2,20 @@ import { arrayScorer, type Endpoint, type Scorer, type SchedulingRequest } from 
 import { chainRoot, hashBlocks } from '../util/block-hash.js';
 import type { FleetView } from '../fleet/types.js';
 
-/** Type name of the oracle prefix scorer. @public */
+/**
+ * Type name of the oracle prefix scorer. @public
+ * @category Policies
+ */
 export const ORACLE_PREFIX_SCORER = 'oracle-prefix-scorer';
-/** Type name of the oracle load scorer. @public */
+/**
+ * Type name of the oracle load scorer. @public
+ * @category Policies
+ */
 export const ORACLE_LOAD_SCORER = 'oracle-queue-scorer';
-/** Type name of the oracle KV-utilization scorer. @public */
+/**
+ * Type name of the oracle KV-utilization scorer. @public
+ * @category Policies
+ */
 export const ORACLE_KV_SCORER = 'oracle-kv-cache-utilization-scorer';
 
 const tokensOf = (r: SchedulingRequest): readonly number[] | undefined => {
@@ -22,6 +31,7 @@ const tokensOf = (r: SchedulingRequest): readonly number[] | undefined => {
  * @param fleet - true engine state
  * @param modelName - base model (requests for other models are LoRA adapters)
  * @public
+ * @category Policies
  */
 export function createOraclePrefixScorer(fleet: FleetView, modelName: string, name: string = ORACLE_PREFIX_SCORER): Scorer {
   const cache = new WeakMap<SchedulingRequest, { bs: number; hashes: number[] }>();
@@ -66,6 +76,7 @@ function lowerIsBetter(out: Float64Array): void {
  * custom oracles. The built-in `oracle` policy breaks ties with the scraped `queue-scorer` instead,
  * so that it differs from the policies it is compared with only in what it knows about caches.
  * @public
+ * @category Policies
  */
 export function createOracleQueueScorer(fleet: FleetView, name: string = ORACLE_LOAD_SCORER): Scorer {
   return arrayScorer(ORACLE_LOAD_SCORER, name, (_c, _r, endpoints, out) => {
@@ -78,6 +89,7 @@ export function createOracleQueueScorer(fleet: FleetView, name: string = ORACLE_
  * Like `kv-cache-utilization-scorer` (1 − usage), on each engine's usage as it is now (for custom
  * oracles; see {@link createOracleQueueScorer}).
  * @public
+ * @category Policies
  */
 export function createOracleKvScorer(fleet: FleetView, name: string = ORACLE_KV_SCORER): Scorer {
   return arrayScorer(ORACLE_KV_SCORER, name, (_c, _r, endpoints, out) => {

@@ -1,12 +1,16 @@
 import { arrayPicker, definePlugin, pickerParametersSchema, type Endpoint, type Picker } from '@switchyard/core';
 
-/** Type name of the round-robin picker. @public */
+/**
+ * Type name of the round-robin picker. @public
+ * @category Policies
+ */
 export const ROUND_ROBIN_PICKER = 'round-robin-picker';
 
 /**
  * A picker that ignores scores and cycles through the candidates in pool order, the classic
  * baseline (what a plain L4/L7 load balancer does).
  * @public
+ * @category Policies
  */
 export function createRoundRobinPicker(name: string = ROUND_ROBIN_PICKER): Picker {
   let next = 0;
@@ -18,7 +22,10 @@ export function createRoundRobinPicker(name: string = ROUND_ROBIN_PICKER): Picke
   });
 }
 
-/** Plugin definition of `round-robin-picker`, for config files. @public */
+/**
+ * Plugin definition of `round-robin-picker`, for config files. @public
+ * @category Policies
+ */
 export const roundRobinPickerPlugin = definePlugin({
   type: ROUND_ROBIN_PICKER,
   description: 'Cycles through candidates in pool order, scores ignored.',

@@ -9,6 +9,7 @@ import { measuredWindow } from './window.js';
 /**
  * Input of {@link buildReport}.
  * @public
+ * @category Report
  */
 export interface ReportInput {
   /** Title (default derived from the workload). */
@@ -138,6 +139,7 @@ function seedSummaries(perSeed: readonly (readonly PolicySummary[])[]): SeedSumm
  * Further seeds give means with 95% confidence intervals. Pure and deterministic: the same runs
  * give the same JSON (wall-clock times are left out).
  * @public
+ * @category Report
  */
 export function buildReport(input: ReportInput): ComparisonReport {
   const items = input.items ?? (input.runs[0]?.records ?? []).map((r) => ({ id: r.id, arrivalMs: r.arrivalMs, promptLength: r.promptTokens }));

@@ -72,6 +72,7 @@ function glance(ps: readonly PolicySummary[]): string {
  * Renders a comparison as one self-contained HTML page: inline CSS and SVG only, no scripts
  * and no external assets, so it can be attached to an issue or opened offline.
  * @public
+ * @category Report
  */
 export function renderReportHtml(report: ComparisonReport): string {
   const ps = report.policies;

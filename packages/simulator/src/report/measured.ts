@@ -9,6 +9,7 @@ const r3 = (v: number): number => (Number.isFinite(v) ? Math.round(v * 1000) / 1
  * What {@link measuredSummary} judges: the offered items of the window (by workload index), the
  * bounds per item, and the SLO.
  * @public
+ * @category Report
  */
 export interface MeasuredInput {
   /** Workload item id → index. */
@@ -29,6 +30,7 @@ export interface MeasuredInput {
  * Like-for-like results of one run over the measured window: every offered item counts, a
  * missing record counts as a timeout, failures reuse nothing and have infinite TTFT.
  * @public
+ * @category Report
  */
 export function measuredSummary(records: readonly RequestRecord[], m: MeasuredInput): MeasuredSummary {
   const byIndex = new Map<number, RequestRecord>();

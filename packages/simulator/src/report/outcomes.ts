@@ -6,6 +6,7 @@ import type { RequestRecord } from './types.js';
  * vanished or restarted, or the engine refused it), `timeout` (still unfinished when the run
  * stopped).
  * @public
+ * @category Report
  */
 export type FailureClass = 'shed' | 'ttl' | 'engine' | 'timeout';
 
@@ -14,6 +15,7 @@ const SHED = new Set(['REJECTED_SATURATED', 'REJECTED_SHEDDABLE', 'EVICTED', 'ev
 /**
  * The failure class of a record that is not ok.
  * @public
+ * @category Report
  */
 export function failureClass(r: RequestRecord): FailureClass {
   const reason = r.reason ?? '';
@@ -27,6 +29,7 @@ export function failureClass(r: RequestRecord): FailureClass {
 /**
  * Outcome counts over a set of requests: every request ends in exactly one.
  * @public
+ * @category Report
  */
 export interface OutcomeCounts {
   /** Completed. */
@@ -44,6 +47,7 @@ export interface OutcomeCounts {
 /**
  * Counts outcomes by class.
  * @public
+ * @category Report
  */
 export function countOutcomes(records: readonly RequestRecord[]): OutcomeCounts {
   const c = { ok: 0, shed: 0, ttl: 0, engine: 0, timeout: 0 };
@@ -59,6 +63,7 @@ export function countOutcomes(records: readonly RequestRecord[]): OutcomeCounts 
  * latency percentiles of the report are taken over all offered requests this way, so a policy
  * cannot look fast by failing its slow requests.
  * @public
+ * @category Report
  */
 export const ttftOrInfinity = (r: RequestRecord): number =>
   r.status === 'ok' && r.firstTokenMs !== undefined ? r.firstTokenMs - r.arrivalMs : Infinity;

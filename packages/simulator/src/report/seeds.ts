@@ -5,6 +5,7 @@ const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.
  * Mean of a metric over seeds with the half-width of its 95% confidence interval (Student t;
  * 0 with one seed, and an infinite mean stays infinite).
  * @public
+ * @category Report
  */
 export interface SeedInterval {
   /** Mean over seeds. */
@@ -18,6 +19,7 @@ export interface SeedInterval {
 /**
  * 95% confidence interval of the mean of `xs` (one value per seed).
  * @public
+ * @category Report
  */
 export function seedInterval(xs: readonly number[]): SeedInterval {
   const n = xs.length;

@@ -3,6 +3,7 @@ import type { Percentiles } from './types.js';
 /**
  * Percentiles of `values` (nearest-rank on the sorted sample; zeros for an empty sample).
  * @public
+ * @category Report
  */
 export function percentiles(values: readonly number[]): Percentiles {
   if (values.length === 0) return { count: 0, mean: 0, p50: 0, p90: 0, p99: 0, max: 0 };
@@ -17,6 +18,7 @@ export function percentiles(values: readonly number[]): Percentiles {
  * Empirical CDF of `values` reduced to at most `points` `[value, fraction]` pairs (evenly spaced in
  * rank, always including the extremes).
  * @public
+ * @category Report
  */
 export function cdfPoints(values: readonly number[], points = 100): [number, number][] {
   if (values.length === 0) return [];
@@ -33,6 +35,7 @@ export function cdfPoints(values: readonly number[], points = 100): [number, num
  * Jain's fairness index `(Σx)² / (n·Σx²)`: 1 when all `x` are equal, 1/n when one takes all.
  * Returns 1 for an empty or all-zero input.
  * @public
+ * @category Report
  */
 export function jainIndex(xs: readonly number[]): number {
   let sum = 0;
@@ -48,6 +51,7 @@ export function jainIndex(xs: readonly number[]): number {
  * Averages `[t, v]` points into `buckets` equal time buckets over `[0, durationMs]` (empty
  * buckets repeat the previous value), to keep load series small.
  * @public
+ * @category Report
  */
 export function downsample(points: readonly (readonly [number, number])[], durationMs: number, buckets = 120): [number, number][] {
   if (points.length === 0 || durationMs <= 0) return [];

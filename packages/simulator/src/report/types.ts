@@ -4,6 +4,7 @@ import type { SeedInterval } from './seeds.js';
 /**
  * What happened to one request in a simulated run. Times are ms from the start of the run.
  * @public
+ * @category Report
  */
 export interface RequestRecord {
   /** Workload item id. */
@@ -39,6 +40,7 @@ export interface RequestRecord {
 /**
  * One observation of an endpoint's load.
  * @public
+ * @category Report
  */
 export interface LoadSample {
   /** Time, ms. */
@@ -56,6 +58,7 @@ export interface LoadSample {
 /**
  * The raw result of running one policy.
  * @public
+ * @category Report
  */
 export interface PolicyRun {
   /** Policy name (`round-robin`, `default`, ... or a config path). */
@@ -77,6 +80,7 @@ export interface PolicyRun {
 /**
  * Percentiles of a distribution (ms unless noted).
  * @public
+ * @category Report
  */
 export interface Percentiles {
   /** Samples. */
@@ -96,6 +100,7 @@ export interface Percentiles {
 /**
  * Per-tenant outcome of one policy.
  * @public
+ * @category Report
  */
 export interface TenantSummary {
   /** Tenant. */
@@ -115,6 +120,7 @@ export interface TenantSummary {
 /**
  * Summary of one policy, as written to report.json.
  * @public
+ * @category Report
  */
 export interface PolicySummary {
   /** Policy name. */
@@ -162,6 +168,7 @@ export interface PolicySummary {
 /**
  * A whole comparison, as written to report.json.
  * @public
+ * @category Report
  */
 export interface ComparisonReport {
   /** Title. */
@@ -189,6 +196,7 @@ export interface ComparisonReport {
 /**
  * The sound references of a workload over the measured window (docs/simulator.md, "Sound references").
  * @public
+ * @category Report
  */
 export interface BoundsSummary {
   /** Unlimited-cache hit bound: reusable prompt tokens / prompt tokens. */
@@ -204,6 +212,7 @@ export interface BoundsSummary {
 /**
  * Like-for-like results of one policy over the measured window.
  * @public
+ * @category Report
  */
 export interface MeasuredSummary {
   /** Requests offered in the window. */
@@ -229,6 +238,7 @@ export interface MeasuredSummary {
 /**
  * One policy's key figures over seeds.
  * @public
+ * @category Report
  */
 export interface SeedSummary {
   /** Policy name. */

@@ -3,6 +3,7 @@
  * before it warm the caches up, items after it drain the fleet; both are run but not judged. The
  * window is chosen from the workload alone, so every policy is judged on the same offered set.
  * @public
+ * @category Report
  */
 export interface MeasuredWindow {
   /** Start of the window, ms. */
@@ -17,6 +18,7 @@ export interface MeasuredWindow {
  * Picks the measured window: the first `warmup` and the last `drain` fractions of the arrival
  * span are excluded (defaults 0.1 each).
  * @public
+ * @category Report
  */
 export function measuredWindow(arrivals: readonly number[], warmup = 0.1, drain = 0.1): MeasuredWindow {
   let last = 0;

@@ -7,6 +7,7 @@ import type { ComparisonReport } from './types.js';
  * Writes `report.html` at `htmlPath` and `report.json` beside it (same directory), creating the
  * directory when needed. Returns both paths.
  * @public
+ * @category Report
  */
 export async function writeReport(report: ComparisonReport, htmlPath: string): Promise<{ html: string; json: string }> {
   const dir = dirname(htmlPath);

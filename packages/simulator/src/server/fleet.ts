@@ -7,6 +7,7 @@ import { ModelServer } from './model-server.js';
 /**
  * Options of {@link startFleet}.
  * @public
+ * @category Server
  */
 export interface FleetOptions {
   /** Number of pods (default 2). */
@@ -42,6 +43,7 @@ export interface FleetOptions {
 /**
  * One pod of a started fleet.
  * @public
+ * @category Server
  */
 export interface FleetEndpoint {
   /** Pod name. */
@@ -65,6 +67,7 @@ export interface FleetEndpoint {
 /**
  * A running fleet of simulated pods.
  * @public
+ * @category Server
  */
 export interface Fleet {
   /** Pods in order. */
@@ -83,6 +86,7 @@ export interface Fleet {
  * await fleet.close();
  * ```
  * @public
+ * @category Server
  */
 export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const pods = options.pods ?? 2;

@@ -7,6 +7,7 @@ import { encodeKvEventBatch, type KvEventEncoding } from '../engine/kv-event-enc
 /**
  * Options of {@link KvEventPublisher}.
  * @public
+ * @category Server
  */
 export interface KvEventPublisherOptions {
   /** PUB endpoint, e.g. `tcp://127.0.0.1:5557` (port `*` picks a free one). Binds, like vLLM with a `*`/host endpoint. */
@@ -37,6 +38,7 @@ const seqBytes = (seq: number): Buffer => {
  * an empty delimiter frame), and gets `[seq, payload]` for every buffered batch from there, then
  * `[ff×8, empty]`. `zeromq` is an optional peer dependency, loaded on {@link KvEventPublisher.start}.
  * @public
+ * @category Server
  */
 export class KvEventPublisher {
   readonly #engine: EngineModel;

@@ -12,6 +12,7 @@ import { scaledClock } from './scaled-clock.js';
 /**
  * Options of {@link ModelServer}.
  * @public
+ * @category Server
  */
 export interface ModelServerOptions extends Omit<EngineOptions, 'clock'> {
   /** Pod name used in the default KV topic and the `x-simulator-pod` header (default `sim-0`). */
@@ -40,6 +41,7 @@ export interface ModelServerOptions extends Omit<EngineOptions, 'clock'> {
 /**
  * Where a started server listens.
  * @public
+ * @category Server
  */
 export interface ModelServerAddress {
   /** Host. */
@@ -59,6 +61,7 @@ const defaultUnixTime = (): number => (performance.timeOrigin + systemClock.now(
  * `/health`, plus an optional ZeroMQ KV-event publisher. A client that disconnects aborts its
  * request, which frees its KV blocks.
  * @public
+ * @category Server
  */
 export class ModelServer {
   /** The engine behind the server. */

@@ -3,6 +3,7 @@ import type { GenerationApi } from './openai-parse.js';
 /**
  * OpenAI `usage` object as vLLM fills it with `--enable-prompt-tokens-details`.
  * @public
+ * @category Server
  */
 export interface OpenAiUsage {
   /** Prompt tokens. */

@@ -5,12 +5,14 @@ import { HttpError } from './http-util.js';
 /**
  * Which OpenAI endpoint a generation request came through.
  * @public
+ * @category Server
  */
 export type GenerationApi = 'completions' | 'chat';
 
 /**
  * A generation request after validation, with the token ids the engine will see.
  * @public
+ * @category Server
  */
 export interface ParsedGeneration {
   /** Endpoint. */

@@ -8,6 +8,7 @@ import { SwitchyardError } from '@switchyard/core';
  * runs 10× faster while every reported latency stays in model time.
  * @throws SwitchyardError `CONFIG_INVALID` when `factor` is not a positive finite number
  * @public
+ * @category Server
  */
 export function scaledClock(base: Clock, factor: number): Clock {
   if (!Number.isFinite(factor) || factor <= 0) {

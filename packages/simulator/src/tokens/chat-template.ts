@@ -3,6 +3,7 @@ import { BYTES_PER_TOKEN } from './text-tokens.js';
 /**
  * One chat message as the simulator's chat template sees it.
  * @public
+ * @category Tokens
  */
 export interface TemplateMessage {
   /** Role (`system`, `user`, `assistant`, `tool`...). */
@@ -22,6 +23,7 @@ const pad = (s: string): string => {
  * of tokens so that a conversation's earlier turns keep identical tokens when it grows. With
  * `addGenerationPrompt` (vLLM's default) an `<|im_start|>assistant\n` header follows.
  * @public
+ * @category Tokens
  */
 export function renderChatTemplate(messages: readonly TemplateMessage[], addGenerationPrompt = true): string {
   let out = '';
@@ -33,6 +35,7 @@ export function renderChatTemplate(messages: readonly TemplateMessage[], addGene
 /**
  * Flattens OpenAI message content (a string, or an array of parts of which text parts count).
  * @public
+ * @category Tokens
  */
 export function flattenContent(content: unknown): string {
   if (typeof content === 'string') return content;

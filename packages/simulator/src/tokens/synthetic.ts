@@ -9,6 +9,7 @@ const SPACE = 32;
  * same ids. Token `i` of stream `seed` is a pure function of both (no state, no storage), which lets
  * workloads describe a 200K-token prompt as a few `(seed, length)` pairs.
  * @public
+ * @category Tokens
  */
 export function syntheticToken(seed: number, i: number): number {
   const r = mix32(Math.imul(seed ^ 0x9e3779b9, 0x27d4eb2d) + Math.imul(i, 0x165667b1));
@@ -21,6 +22,7 @@ export function syntheticToken(seed: number, i: number): number {
 /**
  * Writes tokens `[offset, offset + length)` of stream `seed` into `out` at `at`.
  * @public
+ * @category Tokens
  */
 export function fillSyntheticTokens(out: Uint32Array, at: number, seed: number, offset: number, length: number): void {
   for (let k = 0; k < length; k++) out[at + k] = syntheticToken(seed, offset + k);

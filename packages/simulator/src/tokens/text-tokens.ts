@@ -9,12 +9,16 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Bytes per token of {@link tokenizeText}. @public */
+/**
+ * Bytes per token of {@link tokenizeText}. @public
+ * @category Tokens
+ */
 export const BYTES_PER_TOKEN = 4;
 
 /**
  * Token ids of a UTF-8 byte string.
  * @public
+ * @category Tokens
  */
 export function tokenizeBytes(bytes: Uint8Array): Uint32Array {
   const n = Math.ceil(bytes.length / BYTES_PER_TOKEN);
@@ -33,6 +37,7 @@ export function tokenizeBytes(bytes: Uint8Array): Uint32Array {
  * tokenizeText('hello world!'); // 3 tokens
  * ```
  * @public
+ * @category Tokens
  */
 export function tokenizeText(text: string): Uint32Array {
   return tokenizeBytes(encoder.encode(text));
@@ -41,6 +46,7 @@ export function tokenizeText(text: string): Uint32Array {
 /**
  * The UTF-8 bytes of token ids (inverse of {@link tokenizeBytes}; zero padding is dropped).
  * @public
+ * @category Tokens
  */
 export function detokenizeBytes(tokens: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(tokens.length * BYTES_PER_TOKEN);
@@ -59,6 +65,7 @@ export function detokenizeBytes(tokens: ArrayLike<number>): Uint8Array {
  * Text of token ids (inverse of {@link tokenizeText}). Invalid UTF-8 (a multi-byte character cut
  * by a token range) decodes to U+FFFD, as a real detokenizer would.
  * @public
+ * @category Tokens
  */
 export function detokenize(tokens: ArrayLike<number>): string {
   return decoder.decode(detokenizeBytes(tokens));
@@ -67,6 +74,7 @@ export function detokenize(tokens: ArrayLike<number>): string {
 /**
  * Number of tokens {@link tokenizeText} would return, without allocating them.
  * @public
+ * @category Tokens
  */
 export function countTextTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);

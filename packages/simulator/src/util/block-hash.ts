@@ -9,6 +9,7 @@ const TWO32 = 4294967296;
  * @param adapter - LoRA adapter name, or undefined for the base model
  * @param cacheSalt - vLLM `cache_salt`, or undefined
  * @public
+ * @category Util
  */
 export function chainRoot(adapter: string | undefined, cacheSalt: string | undefined): number {
   const lo = hashString32(`${adapter ?? ''}\u0000${cacheSalt ?? ''}`);
@@ -26,6 +27,7 @@ export function chainRoot(adapter: string | undefined, cacheSalt: string | undef
  * @param start - index of the block's first token in `tokens`
  * @param size - tokens per block
  * @public
+ * @category Util
  */
 export function hashBlock(parent: number, tokens: ArrayLike<number>, start: number, size: number): number {
   let h1 = (parent % TWO32) | 0;
@@ -47,6 +49,7 @@ export function hashBlock(parent: number, tokens: ArrayLike<number>, start: numb
  * `from` (earlier entries are assumed to be filled already, so a growing sequence is hashed once).
  * @returns the number of full blocks
  * @public
+ * @category Util
  */
 export function hashBlocks(tokens: ArrayLike<number>, length: number, blockSize: number, root: number, out: number[], from = 0): number {
   const full = Math.floor(length / blockSize);

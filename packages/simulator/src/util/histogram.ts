@@ -1,6 +1,7 @@
 /**
  * A cumulative Prometheus-style histogram with fixed upper bounds.
  * @public
+ * @category Util
  */
 export class Histogram {
   /** Upper bounds, ascending (the implicit `+Inf` bucket is not listed). */

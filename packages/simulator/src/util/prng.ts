@@ -2,6 +2,7 @@
  * A seeded pseudo-random number generator. Every random choice in the simulator goes through one,
  * so a run is a pure function of its seed.
  * @public
+ * @category Util
  */
 export interface Rng {
   /** Uniform float in [0, 1). */
@@ -46,6 +47,7 @@ export function mix32(x: number): number {
  * simulation draws). Equal seeds give equal sequences on every platform.
  * @param seed - any integer; only its low 32 bits matter
  * @public
+ * @category Util
  */
 export function createRng(seed: number): Rng {
   const base = seed >>> 0;

@@ -7,6 +7,7 @@ import type { PromptPart, Workload, WorkloadItem } from './types.js';
 /**
  * Parameters of {@link agenticWorkload}. Token counts are multiplied by `scale`.
  * @public
+ * @category Workloads
  */
 export interface AgenticOptions {
   /** Multiplies every token count (default 1: median input ≈195K tokens). Use e.g. 0.05 for quick runs. */
@@ -62,6 +63,7 @@ const MAX_TOKENS = 32_000;
  * context, keeping only part of it. Turns are closed-loop: each waits for the previous answer, then
  * a think time.
  * @public
+ * @category Workloads
  */
 export function agenticWorkload(options: AgenticOptions = {}): Workload {
   const p = {

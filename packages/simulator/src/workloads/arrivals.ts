@@ -3,6 +3,7 @@ import type { Rng } from '../util/prng.js';
 /**
  * Arrival times (ms) of a Poisson process of `ratePerSec` over `[0, durationMs)`.
  * @public
+ * @category Workloads
  */
 export function poissonArrivals(rng: Rng, ratePerSec: number, durationMs: number): number[] {
   const out: number[] = [];
@@ -16,6 +17,7 @@ export function poissonArrivals(rng: Rng, ratePerSec: number, durationMs: number
  * Arrival times of a non-homogeneous Poisson process with rate `rateAt(t)` (requests/s, at most
  * `maxRatePerSec`), by thinning.
  * @public
+ * @category Workloads
  */
 export function thinnedArrivals(rng: Rng, maxRatePerSec: number, durationMs: number, rateAt: (tMs: number) => number): number[] {
   return poissonArrivals(rng, maxRatePerSec, durationMs).filter((t) => rng.next() * maxRatePerSec < rateAt(t));
@@ -42,6 +44,7 @@ function gamma(rng: Rng, shape: number): number {
  * distributed with coefficient of variation `cv` (1 = Poisson; real traces are burstier, e.g. the
  * Azure code trace's inter-arrival CV is ≈13).
  * @public
+ * @category Workloads
  */
 export function burstyArrivals(rng: Rng, ratePerSec: number, durationMs: number, cv: number): number[] {
   if (cv === 1) return poissonArrivals(rng, ratePerSec, durationMs);

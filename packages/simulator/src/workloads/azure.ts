@@ -5,6 +5,7 @@ import type { Workload, WorkloadItem } from './types.js';
 /**
  * Options of {@link azureTraceWorkload}.
  * @public
+ * @category Workloads
  */
 export interface AzureTraceOptions {
   /** Replay this many times faster (default 1). */
@@ -33,6 +34,7 @@ function parseTimestamp(raw: string): number | undefined {
  * bounds will say so) and each request generates exactly `GeneratedTokens`.
  * @throws SwitchyardError `CONFIG_INVALID` naming the line and column of a malformed row
  * @public
+ * @category Workloads
  */
 export function azureTraceWorkload(csv: string, options: AzureTraceOptions = {}): Workload {
   const speedup = options.speedup ?? 1;

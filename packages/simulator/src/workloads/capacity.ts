@@ -5,6 +5,7 @@ import type { EngineProfile } from '../engine/types.js';
  * that a cache-aware fleet keeps resident once per pod (`sharedSetsPerPod` distinct such prefixes
  * per pod), the rest of the prompt is unique.
  * @public
+ * @category Workloads
  */
 export interface CapacityShape {
   /** Prompt tokens per request. */
@@ -25,6 +26,7 @@ export interface CapacityShape {
  * the rate: `pods × C / (prefill + output × ITL(C))`. It is an upper bound for a cache-aware
  * policy; a policy that ignores the cache recomputes the shared prefix and saturates earlier.
  * @public
+ * @category Workloads
  */
 export function estimateCapacity(profile: EngineProfile, pods: number, shape: CapacityShape): number {
   const c = profile.cost;

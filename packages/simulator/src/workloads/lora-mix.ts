@@ -5,6 +5,7 @@ import type { Workload, WorkloadItem } from './types.js';
 /**
  * Parameters of {@link loraMixWorkload}.
  * @public
+ * @category Workloads
  */
 export interface LoraMixOptions {
   /** Adapter names (default `lora-0` … `lora-7`). */
@@ -31,6 +32,7 @@ export interface LoraMixOptions {
  * A LoRA adapter mix: Zipf-popular adapters (plus a base-model share), each with its own system
  * prompt, arriving as a Poisson process. Exercises LoRA-affinity routing and slot pressure.
  * @public
+ * @category Workloads
  */
 export function loraMixWorkload(options: LoraMixOptions = {}): Workload {
   const adapters = options.adapters ?? Array.from({ length: 8 }, (_, i) => `lora-${i}`);

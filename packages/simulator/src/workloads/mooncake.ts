@@ -5,6 +5,7 @@ import type { PromptPart, Workload, WorkloadItem } from './types.js';
 /**
  * Options of {@link mooncakeTraceWorkload}.
  * @public
+ * @category Workloads
  */
 export interface MooncakeOptions {
   /** Tokens per hash id (Mooncake traces use 512). */
@@ -33,6 +34,7 @@ export interface MooncakeOptions {
  * multiple of the smallest gap between them (Mooncake's conversation traces use 3 s ticks, so a
  * literal replay sends ~10 requests at once every tick).
  * @public
+ * @category Workloads
  */
 export function detectTickMs(timestamps: readonly number[]): number | undefined {
   const distinct = [...new Set(timestamps)].sort((a, b) => a - b);
@@ -53,6 +55,7 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
  * input beyond the hashed blocks is unique to the request, and a short last block is cut.
  * @throws SwitchyardError `CONFIG_INVALID` naming the line and field of a malformed record
  * @public
+ * @category Workloads
  */
 export function mooncakeTraceWorkload(jsonl: string, options: MooncakeOptions = {}): Workload {
   const blockTokens = options.blockTokens ?? 512;

@@ -7,6 +7,7 @@ import type { Workload, WorkloadItem } from './types.js';
  * On/off bursts of one tenant: during the first `onMs` of every `periodMs` its rate is
  * multiplied by `factor`.
  * @public
+ * @category Workloads
  */
 export interface BurstSpec {
   /** Cycle length, ms. */
@@ -20,6 +21,7 @@ export interface BurstSpec {
 /**
  * One tenant of a {@link multiTenantWorkload}.
  * @public
+ * @category Workloads
  */
 export interface TenantSpec {
   /** Tenant (fairness) id. */
@@ -41,6 +43,7 @@ export interface TenantSpec {
 /**
  * Parameters of {@link multiTenantWorkload}.
  * @public
+ * @category Workloads
  */
 export interface MultiTenantOptions {
   /** Tenants (default: `interactive` priority 1 at 3 req/s, `standard` 0 at 3 req/s, `batch` -1 at 2 req/s bursting ×4 for 10 s of every 30 s). */
@@ -53,7 +56,10 @@ export interface MultiTenantOptions {
   readonly seed?: number;
 }
 
-/** The default tenant mix. @public */
+/**
+ * The default tenant mix. @public
+ * @category Workloads
+ */
 export const DEFAULT_TENANTS: readonly TenantSpec[] = [
   { name: 'interactive', rate: 3, priority: 1, systemPromptLen: 1024, questionLen: 128, outputLen: 128 },
   { name: 'standard', rate: 3, priority: 0, systemPromptLen: 2048, questionLen: 256, outputLen: 256 },
@@ -64,6 +70,7 @@ export const DEFAULT_TENANTS: readonly TenantSpec[] = [
  * A multi-tenant mix: each tenant has its own system prompt, rate, priority and optional bursts
  * (a non-homogeneous Poisson process), for fairness and priority experiments.
  * @public
+ * @category Workloads
  */
 export function multiTenantWorkload(options: MultiTenantOptions = {}): Workload {
   const tenants = options.tenants ?? DEFAULT_TENANTS;

@@ -7,6 +7,7 @@ import type { PromptPart, Workload, WorkloadItem } from './types.js';
  * Parameters of {@link multiTurnWorkload}; defaults follow vLLM's
  * `benchmarks/multi_turn/generate_multi_turn.json`.
  * @public
+ * @category Workloads
  */
 export interface MultiTurnOptions {
   /** Conversations (default 24). */
@@ -36,6 +37,7 @@ export interface MultiTurnOptions {
  * turn resends the whole history plus the previous answer and a new user message. Turns are
  * closed-loop (`after` the previous turn, then a think time).
  * @public
+ * @category Workloads
  */
 export function multiTurnWorkload(options: MultiTurnOptions = {}): Workload {
   const p = {

@@ -10,12 +10,16 @@ import { multiTurnWorkload } from './multi-turn.js';
 import { sharedPrefixWorkload } from './shared-prefix.js';
 import type { Workload } from './types.js';
 
-/** Names of the built-in workload presets (plus `trace:FILE`). @public */
+/**
+ * Names of the built-in workload presets (plus `trace:FILE`). @public
+ * @category Workloads
+ */
 export const WORKLOAD_PRESETS = ['shared-prefix', 'agentic', 'multi-turn', 'multi-tenant', 'lora-mix'] as const;
 
 /**
  * Options of {@link createWorkloadPreset}.
  * @public
+ * @category Workloads
  */
 export interface PresetOptions {
   /** Pods of the fleet the preset is sized for (default 8). */
@@ -41,6 +45,7 @@ export interface PresetOptions {
 /**
  * A ready-to-run workload with the fleet it is meant for.
  * @public
+ * @category Workloads
  */
 export interface WorkloadPreset {
   /** The workload. */
@@ -62,6 +67,7 @@ export interface WorkloadPreset {
  * the fleet's KV cache) at ≈70% of the fleet's estimated capacity ({@link estimateCapacity}).
  * @throws SwitchyardError `CONFIG_INVALID` for an unknown name or a trace without text
  * @public
+ * @category Workloads
  */
 export function createWorkloadPreset(name: string, options: PresetOptions = {}): WorkloadPreset {
   const pods = options.pods ?? 8;

@@ -7,6 +7,7 @@ const partLength = (p: PromptPart): number => (p instanceof Uint32Array ? p.leng
 /**
  * Total length of prompt parts.
  * @public
+ * @category Workloads
  */
 export function promptLengthOf(parts: readonly PromptPart[]): number {
   let n = 0;
@@ -48,6 +49,7 @@ function spanTokens(seed: number, offset: number, length: number): Uint32Array {
  * prompts, a conversation's history) are generated once and reused from a bounded cache, since
  * workloads repeat them request after request.
  * @public
+ * @category Workloads
  */
 export function materializePrompt(prompt: readonly PromptPart[] | WorkloadItem): Uint32Array {
   const parts = Array.isArray(prompt) ? (prompt as readonly PromptPart[]) : (prompt as WorkloadItem).prompt;
@@ -108,6 +110,7 @@ export function sharedPromptTokens(item: WorkloadItem): Uint32Array {
 /**
  * The first `length` tokens of a prompt, as parts (a prefix view; spans are cut, not copied).
  * @public
+ * @category Workloads
  */
 export function prefixParts(parts: readonly PromptPart[], length: number): PromptPart[] {
   const out: PromptPart[] = [];
@@ -126,6 +129,7 @@ export function prefixParts(parts: readonly PromptPart[], length: number): Promp
 /**
  * Length of the common token prefix of two prompts.
  * @public
+ * @category Workloads
  */
 export function commonPrefixLength(a: readonly PromptPart[], b: readonly PromptPart[]): number {
   const ta = materializePrompt(a);
@@ -139,6 +143,7 @@ export function commonPrefixLength(a: readonly PromptPart[], b: readonly PromptP
 /**
  * Output tokens an item really generates: `outputLength` when it stops early, else `maxOutputTokens`.
  * @public
+ * @category Workloads
  */
 export function generatedLength(item: WorkloadItem): number {
   return item.outputLength ?? item.maxOutputTokens;

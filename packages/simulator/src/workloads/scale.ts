@@ -5,6 +5,7 @@ import type { Workload } from './types.js';
  * closed-loop think times (`delayMs` after a predecessor) stay, as users do not think faster.
  * This is how `--target-load` sets a load without changing what is offered.
  * @public
+ * @category Workloads
  */
 export function scaleArrivals(workload: Workload, factor: number): Workload {
   if (factor === 1) return workload;

@@ -7,6 +7,7 @@ import type { Workload, WorkloadItem } from './types.js';
  * Parameters of {@link sharedPrefixWorkload}, named after inference-perf's `shared_prefix` data
  * generator (SGLang's `generated-shared-prefix` has the same shape).
  * @public
+ * @category Workloads
  */
 export interface SharedPrefixOptions {
   /** Groups, each with its own system prompt (default 64). */
@@ -55,6 +56,7 @@ const positive = (v: number, name: string): number => {
  * inference-perf's own defaults (10 × 10, 100 + 50 tokens, output 50) are too short to span a
  * 64-token hash block.
  * @public
+ * @category Workloads
  */
 export function sharedPrefixWorkload(options: SharedPrefixOptions = {}): Workload {
   const p = {

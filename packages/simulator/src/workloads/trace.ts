@@ -5,6 +5,7 @@ import type { Workload } from './types.js';
 /**
  * Options of {@link traceWorkload}.
  * @public
+ * @category Workloads
  */
 export interface TraceOptions {
   /** Replay speed-up (default 1). */
@@ -24,6 +25,7 @@ export interface TraceOptions {
  * or the Azure LLM inference CSV (`TIMESTAMP,ContextTokens,GeneratedTokens`).
  * @throws SwitchyardError `CONFIG_INVALID` naming the line and field of a malformed record
  * @public
+ * @category Workloads
  */
 export function traceWorkload(text: string, o: TraceOptions = {}): Workload {
   const common = { speedup: o.speedup ?? 1, ...(o.durationMs === undefined ? {} : { durationMs: o.durationMs }), ...(o.name === undefined ? {} : { name: o.name }) };

@@ -3,6 +3,7 @@
  * (see `syntheticToken`). Spans with the same seed and offset are the same tokens, which is how
  * workloads express shared prefixes without storing them.
  * @public
+ * @category Workloads
  */
 export interface SyntheticSpan {
   /** Stream seed. */
@@ -16,12 +17,14 @@ export interface SyntheticSpan {
 /**
  * One part of a prompt: a synthetic span or literal token ids.
  * @public
+ * @category Workloads
  */
 export type PromptPart = SyntheticSpan | Uint32Array;
 
 /**
  * One request of a workload, as plain data.
  * @public
+ * @category Workloads
  */
 export interface WorkloadItem {
   /** Unique id within the workload. */
@@ -64,6 +67,7 @@ export interface WorkloadItem {
 /**
  * A generated (or replayed) workload.
  * @public
+ * @category Workloads
  */
 export interface Workload {
   /** Name, e.g. `shared-prefix`. */

@@ -4,12 +4,16 @@ import { definePlugin } from '../../registry/types.js';
 import type { Admitter, CycleContext } from '../../scheduling/plugins.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
 
-/** Type of llm-d's probabilistic admitter. @public */
+/**
+ * Type of llm-d's probabilistic admitter. @public
+ * @category Built-in plugins
+ */
 export const PROBABILISTIC_ADMITTER = 'probabilistic-admitter';
 
 /**
  * Parameters of `probabilistic-admitter`, with llm-d's names and defaults (all must be > 0).
  * @public
+ * @category Built-in plugins
  */
 export const probabilisticAdmitterParameters = z
   .strictObject({
@@ -20,7 +24,10 @@ export const probabilisticAdmitterParameters = z
   })
   .prefault({});
 
-/** Parsed `probabilistic-admitter` parameters. @public */
+/**
+ * Parsed `probabilistic-admitter` parameters. @public
+ * @category Built-in plugins
+ */
 export type ProbabilisticAdmitterParams = z.output<typeof probabilisticAdmitterParameters>;
 
 /**
@@ -28,6 +35,7 @@ export type ProbabilisticAdmitterParams = z.output<typeof probabilisticAdmitterP
  * `max(waiting / queueDepthThreshold, kvUsage / kvCacheUtilThreshold)`, a candidate without
  * metrics counting 1.
  * @public
+ * @category Built-in plugins
  */
 export function admitterSaturation(endpoints: readonly Endpoint[], p: ProbabilisticAdmitterParams): number {
   let sum = 0;
@@ -41,6 +49,7 @@ export function admitterSaturation(endpoints: readonly Endpoint[], p: Probabilis
 /**
  * Rejection probability for saturation `s`: `min(s^power × k, 1)`.
  * @public
+ * @category Built-in plugins
  */
 export function rejectionProbability(s: number, p: ProbabilisticAdmitterParams): number {
   return Math.min(s ** p.power * p.k, 1);
@@ -52,6 +61,7 @@ export function rejectionProbability(s: number, p: ProbabilisticAdmitterParams):
  * all at once. Requests of priority ≥ 0, and requests without candidates, are always admitted.
  * The draw uses the cycle's random source, so the simulator's seeded runs repeat exactly.
  * @public
+ * @category Built-in plugins
  */
 export function createProbabilisticAdmitter(name: string, params: ProbabilisticAdmitterParams): Admitter {
   return {
@@ -67,7 +77,10 @@ export function createProbabilisticAdmitter(name: string, params: ProbabilisticA
   };
 }
 
-/** `probabilistic-admitter` plugin definition. @public */
+/**
+ * `probabilistic-admitter` plugin definition. @public
+ * @category Built-in plugins
+ */
 export const probabilisticAdmitterPlugin = definePlugin({
   type: PROBABILISTIC_ADMITTER,
   description: 'Sheds sheddable requests with probability min(saturation^power × k, 1).',

@@ -5,15 +5,24 @@ import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 import { parseMetricSpec } from './metric-spec.js';
 
-/** Type of llm-d's metrics extractor. @public */
+/**
+ * Type of llm-d's metrics extractor. @public
+ * @category Built-in plugins
+ */
 export const CORE_METRICS_EXTRACTOR = 'core-metrics-extractor';
 
-/** The upstream (Gateway API Inference Extension) name of the same extractor, accepted as an alias. @public */
+/**
+ * The upstream (Gateway API Inference Extension) name of the same extractor, accepted as an alias. @public
+ * @category Built-in plugins
+ */
 export const MODEL_SERVER_PROTOCOL_METRICS = 'model-server-protocol-metrics';
 
 const spec = z.string();
 
-/** One `engineConfigs[]` entry, with llm-d's field names. @public */
+/**
+ * One `engineConfigs[]` entry, with llm-d's field names. @public
+ * @category Built-in plugins
+ */
 export const engineConfigParameters = z.strictObject({
   name: z.string().min(1).refine((n) => n !== 'default', { error: '"default" is reserved' }),
   queuedRequestsSpec: spec.default(''),
@@ -36,6 +45,7 @@ export const engineConfigParameters = z.strictObject({
  * (default `vllm`; must name a built-in or configured engine) and `engineConfigs`, each of which
  * replaces the built-in mapping of that engine as a whole (an empty spec disables that metric).
  * @public
+ * @category Built-in plugins
  */
 export const coreMetricsExtractorParameters = z.strictObject({
   engineLabelKey: z.string().min(1).optional(),
@@ -43,16 +53,23 @@ export const coreMetricsExtractorParameters = z.strictObject({
   engineConfigs: z.array(engineConfigParameters).default([]),
 });
 
-/** Parsed `core-metrics-extractor` parameters. @public */
+/**
+ * Parsed `core-metrics-extractor` parameters. @public
+ * @category Built-in plugins
+ */
 export type CoreMetricsExtractorParams = z.output<typeof coreMetricsExtractorParameters>;
 
-/** Parsed `engineConfigs[]` entry. @public */
+/**
+ * Parsed `engineConfigs[]` entry. @public
+ * @category Built-in plugins
+ */
 export type EngineConfigParams = z.output<typeof engineConfigParameters>;
 
 /**
  * What an extractor configures: mapping overrides for the engines Switchyard knows (pass them to
  * `MetricsScraper`'s `mappings`), plus the names of configured engines it cannot map.
  * @public
+ * @category Built-in plugins
  */
 export interface ExtractorSettings {
   /** Pod label naming the engine (undefined: Switchyard's default labels). */
@@ -68,6 +85,7 @@ export interface ExtractorSettings {
 /**
  * A configured metrics extractor (settings only; scraping is done by `MetricsScraper`).
  * @public
+ * @category Built-in plugins
  */
 export interface MetricsExtractor extends Plugin {
   /** The effective extractor settings. */
@@ -123,7 +141,10 @@ export function extractorSettings(p: CoreMetricsExtractorParams): ExtractorSetti
   return { engineLabelKey: p.engineLabelKey, defaultEngine: p.defaultEngine, mappings, unmappedEngines: unmapped };
 }
 
-/** True when `p` is a {@link MetricsExtractor}. @public */
+/**
+ * True when `p` is a {@link MetricsExtractor}. @public
+ * @category Built-in plugins
+ */
 export function isMetricsExtractor(p: Plugin): p is MetricsExtractor {
   return (p.type === CORE_METRICS_EXTRACTOR || p.type === MODEL_SERVER_PROTOCOL_METRICS) && typeof (p as Partial<MetricsExtractor>).settings === 'object';
 }
@@ -136,8 +157,14 @@ const extractorOf = (type: string) =>
     create: (p, ctx): MetricsExtractor => ({ type, name: ctx.name, settings: extractorSettings(p) }),
   });
 
-/** `core-metrics-extractor`: llm-d's model-server metrics extractor (engine mappings). @public */
+/**
+ * `core-metrics-extractor`: llm-d's model-server metrics extractor (engine mappings). @public
+ * @category Built-in plugins
+ */
 export const coreMetricsExtractorPlugin = extractorOf(CORE_METRICS_EXTRACTOR);
 
-/** `model-server-protocol-metrics`: the upstream name of {@link coreMetricsExtractorPlugin}. @public */
+/**
+ * `model-server-protocol-metrics`: the upstream name of {@link coreMetricsExtractorPlugin}. @public
+ * @category Built-in plugins
+ */
 export const modelServerProtocolMetricsPlugin = extractorOf(MODEL_SERVER_PROTOCOL_METRICS);

@@ -11,7 +11,10 @@ import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 import { isDcgmExtractor, type DcgmExtractor } from './dcgm-extractor.js';
 
-/** Type of llm-d's NVIDIA DCGM exporter source. @public */
+/**
+ * Type of llm-d's NVIDIA DCGM exporter source. @public
+ * @category Built-in plugins
+ */
 export const DCGM_DATA_SOURCE = 'dcgm-data-source';
 
 /**
@@ -19,6 +22,7 @@ export const DCGM_DATA_SOURCE = 'dcgm-data-source';
  * 9400 and `/metrics` on each endpoint's host, polled every `interval` (default: the 50 ms base
  * tick, as llm-d's `--refresh-metrics-interval`).
  * @public
+ * @category Built-in plugins
  */
 export const dcgmDataSourceParameters = z
   .strictObject({
@@ -35,6 +39,7 @@ export const dcgmDataSourceParameters = z
  * the `dcgm-extractor` instances wired to it in `dataLayer.sources` (polling starts when the
  * first extractor is attached and stops at `close()`).
  * @public
+ * @category Built-in plugins
  */
 export interface DcgmDataSource extends Plugin {
   /** Exporter URL of an endpoint. */
@@ -47,7 +52,10 @@ export interface DcgmDataSource extends Plugin {
   failures(endpointId: string): number;
 }
 
-/** True when `p` is a {@link DcgmDataSource}. @public */
+/**
+ * True when `p` is a {@link DcgmDataSource}. @public
+ * @category Built-in plugins
+ */
 export function isDcgmDataSource(p: Plugin): p is DcgmDataSource {
   return p.type === DCGM_DATA_SOURCE && typeof (p as Partial<DcgmDataSource>).attachExtractors === 'function';
 }
@@ -133,6 +141,7 @@ class DcgmPoller implements DcgmDataSource {
 /**
  * Creates a DCGM source directly (the plugin definition calls it; tests pass their own fetcher).
  * @public
+ * @category Built-in plugins
  */
 export function createDcgmDataSource(name: string, params: z.input<typeof dcgmDataSourceParameters>, deps: { pool: EndpointPool; clock: Clock; fetch?: MetricsFetcher }): DcgmDataSource {
   return new DcgmPoller(name, dcgmDataSourceParameters.parse(params), deps.pool, deps.clock, deps.fetch);
@@ -143,6 +152,7 @@ export function createDcgmDataSource(name: string, params: z.input<typeof dcgmDa
  * endpoint's host for `dcgm-extractor`. `useNodeAddress` is accepted and not acted on: Switchyard
  * endpoints carry no node address, so the endpoint's own host is scraped.
  * @public
+ * @category Built-in plugins
  */
 export const dcgmDataSourcePlugin = definePlugin({
   type: DCGM_DATA_SOURCE,

@@ -6,16 +6,23 @@ import { definePlugin } from '../../registry/types.js';
 import { attributeKey, type AttributeKey } from '../../scheduling/attributes.js';
 import type { DataProducer, Plugin } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's DCGM GPU-utilization extractor. @public */
+/**
+ * Type of llm-d's DCGM GPU-utilization extractor. @public
+ * @category Built-in plugins
+ */
 export const DCGM_EXTRACTOR = 'dcgm-extractor';
 
-/** The DCGM exporter's GPU utilization gauge (percent, 0–100), as NVIDIA documents it. @public */
+/**
+ * The DCGM exporter's GPU utilization gauge (percent, 0–100), as NVIDIA documents it. @public
+ * @category Built-in plugins
+ */
 export const DCGM_GPU_UTIL_METRIC = 'DCGM_FI_DEV_GPU_UTIL';
 
 /**
  * Attribute a `dcgm-extractor` instance publishes: GPU utilization in [0, 1] per endpoint id,
  * named `GPUUtilization/<instance name>` as llm-d names the data key.
  * @public
+ * @category Built-in plugins
  */
 export function gpuUtilizationAttribute(extractorName: string = DCGM_EXTRACTOR): AttributeKey<ReadonlyMap<string, number>> {
   return attributeKey(`GPUUtilization/${extractorName}`);
@@ -25,6 +32,7 @@ export function gpuUtilizationAttribute(extractorName: string = DCGM_EXTRACTOR):
  * A `dcgm-extractor` instance: fed pages by a `dcgm-data-source`, it keeps the latest GPU
  * utilization of every endpoint and publishes them to each request as a data producer.
  * @public
+ * @category Built-in plugins
  */
 export interface DcgmExtractor extends DataProducer {
   /** Reads one scraped DCGM page of `endpoint`. */
@@ -33,7 +41,10 @@ export interface DcgmExtractor extends DataProducer {
   utilization(endpointId: string): number | undefined;
 }
 
-/** True when `p` is a {@link DcgmExtractor}. @public */
+/**
+ * True when `p` is a {@link DcgmExtractor}. @public
+ * @category Built-in plugins
+ */
 export function isDcgmExtractor(p: Plugin): p is DcgmExtractor {
   return p.type === DCGM_EXTRACTOR && typeof (p as Partial<DcgmExtractor>).extract === 'function';
 }
@@ -52,6 +63,7 @@ function podOf(endpoint: Endpoint): string | undefined {
  * GPU utilization in a DCGM page: the largest `DCGM_FI_DEV_GPU_UTIL` value among the series of
  * `pod` (all series when the pod is unknown or no series names it), divided by 100.
  * @public
+ * @category Built-in plugins
  */
 export function gpuUtilizationOf(families: readonly MetricFamily[], pod: string | undefined): number | undefined {
   const family = families.find((f) => f.name === DCGM_GPU_UTIL_METRIC);
@@ -103,6 +115,7 @@ class GpuUtilizationExtractor implements DcgmExtractor {
  * `GPUUtilization/<name>` per endpoint, for `endpoint-attribute-filter` / `-scorer`. Wire it to a
  * `dcgm-data-source` in `dataLayer.sources`. No parameters.
  * @public
+ * @category Built-in plugins
  */
 export const dcgmExtractorPlugin = definePlugin({
   type: DCGM_EXTRACTOR,

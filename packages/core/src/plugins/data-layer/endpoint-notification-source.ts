@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's endpoint add/remove notification source. @public */
+/**
+ * Type of llm-d's endpoint add/remove notification source. @public
+ * @category Built-in plugins
+ */
 export const ENDPOINT_NOTIFICATION_SOURCE = 'endpoint-notification-source';
 
 /**
@@ -11,6 +14,7 @@ export const ENDPOINT_NOTIFICATION_SOURCE = 'endpoint-notification-source';
  * those events to every subscriber, so the plugin takes no parameters and only has to exist for
  * `dataLayer.sources[].pluginRef` to resolve.
  * @public
+ * @category Built-in plugins
  */
 export const endpointNotificationSourcePlugin = definePlugin({
   type: ENDPOINT_NOTIFICATION_SOURCE,

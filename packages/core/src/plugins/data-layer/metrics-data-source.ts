@@ -4,7 +4,10 @@ import { MIN_SCRAPE_INTERVAL_MS } from '../../model-metrics/scraper.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's Prometheus scrape source. @public */
+/**
+ * Type of llm-d's Prometheus scrape source. @public
+ * @category Built-in plugins
+ */
 export const METRICS_DATA_SOURCE = 'metrics-data-source';
 
 const unsetWhenEmpty = z.string().optional().transform((v) => (v === '' ? undefined : v));
@@ -13,6 +16,7 @@ const unsetWhenEmpty = z.string().optional().transform((v) => (v === '' ? undefi
  * Parameters of `metrics-data-source`, with llm-d's names and defaults (scheme `http`, path
  * `/metrics`, `insecureSkipVerify` true). `interval` is a duration (`"1s"`, or a number of seconds).
  * @public
+ * @category Built-in plugins
  */
 export const metricsDataSourceParameters = z.strictObject({
   scheme: z.enum(['http', 'https']).default('http'),
@@ -26,12 +30,16 @@ export const metricsDataSourceParameters = z.strictObject({
   interval: z.union([z.literal(''), durationSchema]).optional(),
 }).refine((p) => (p.clientCertPath === undefined) === (p.clientKeyPath === undefined), { error: 'clientCertPath and clientKeyPath must be set together', path: ['clientKeyPath'] });
 
-/** Parsed `metrics-data-source` parameters. @public */
+/**
+ * Parsed `metrics-data-source` parameters. @public
+ * @category Built-in plugins
+ */
 export type MetricsDataSourceParams = z.output<typeof metricsDataSourceParameters>;
 
 /**
  * Effective scrape settings of one metrics source, ready for `MetricsScraper`.
  * @public
+ * @category Built-in plugins
  */
 export interface MetricsSourceSettings {
   /** `http` or `https`. */
@@ -56,6 +64,7 @@ export interface MetricsSourceSettings {
  * A configured metrics data source: it carries settings only; an adapter builds the
  * `MetricsScraper` from `LoadedConfig.dataLayerSettings`.
  * @public
+ * @category Built-in plugins
  */
 export interface MetricsDataSource extends Plugin {
   /** The effective scrape settings. */
@@ -81,7 +90,10 @@ export function metricsSourceSettings(p: MetricsDataSourceParams): MetricsSource
   };
 }
 
-/** True when `p` is a {@link MetricsDataSource}. @public */
+/**
+ * True when `p` is a {@link MetricsDataSource}. @public
+ * @category Built-in plugins
+ */
 export function isMetricsDataSource(p: Plugin): p is MetricsDataSource {
   return p.type === METRICS_DATA_SOURCE && typeof (p as Partial<MetricsDataSource>).settings === 'object';
 }
@@ -90,6 +102,7 @@ export function isMetricsDataSource(p: Plugin): p is MetricsDataSource {
  * `metrics-data-source`: llm-d's data-layer source that scrapes each endpoint's Prometheus
  * metrics. Listed in `plugins` and referenced from `dataLayer.sources[].pluginRef`.
  * @public
+ * @category Built-in plugins
  */
 export const metricsDataSourcePlugin = definePlugin({
   type: METRICS_DATA_SOURCE,

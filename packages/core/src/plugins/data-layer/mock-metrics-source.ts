@@ -5,13 +5,17 @@ import type { EndpointMetrics } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's integration-test metrics source. @public */
+/**
+ * Type of llm-d's integration-test metrics source. @public
+ * @category Built-in plugins
+ */
 export const MOCK_METRICS_SOURCE = 'mock-metrics-source';
 
 /**
  * A `mock-metrics-source` instance: a data source that scrapes nothing; whoever holds it sets
  * endpoint metrics directly, as llm-d's integration tests drive their fake engines.
  * @public
+ * @category Built-in plugins
  */
 export interface MockMetricsSource extends Plugin {
   /**
@@ -21,7 +25,10 @@ export interface MockMetricsSource extends Plugin {
   setMetrics(id: string, metrics: Partial<EndpointMetrics>): boolean;
 }
 
-/** True when `p` is a {@link MockMetricsSource}. @public */
+/**
+ * True when `p` is a {@link MockMetricsSource}. @public
+ * @category Built-in plugins
+ */
 export function isMockMetricsSource(p: Plugin): p is MockMetricsSource {
   return p.type === MOCK_METRICS_SOURCE && typeof (p as Partial<MockMetricsSource>).setMetrics === 'function';
 }
@@ -41,6 +48,7 @@ const NO_METRICS: EndpointMetrics = {
 /**
  * Creates the source over `pool` (the plugin definition calls it).
  * @public
+ * @category Built-in plugins
  */
 export function createMockMetricsSource(name: string, pool: EndpointPool, clock: Clock): MockMetricsSource {
   return {
@@ -61,6 +69,7 @@ export function createMockMetricsSource(name: string, pool: EndpointPool, clock:
  * endpoint metrics through it. Loading it changes nothing else: the default metrics source still
  * scrapes, as llm-d still injects `metrics-data-source`. No parameters.
  * @public
+ * @category Built-in plugins
  */
 export const mockMetricsSourcePlugin = definePlugin({
   type: MOCK_METRICS_SOURCE,

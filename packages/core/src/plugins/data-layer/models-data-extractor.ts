@@ -6,13 +6,17 @@ import { attributeKey, type AttributeKey } from '../../scheduling/attributes.js'
 import type { CycleContext, DataProducer, Plugin } from '../../scheduling/plugins.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
 
-/** Type of llm-d's models-list extractor. @public */
+/**
+ * Type of llm-d's models-list extractor. @public
+ * @category Built-in plugins
+ */
 export const MODELS_DATA_EXTRACTOR = 'models-data-extractor';
 
 /**
  * One entry of an endpoint's OpenAI models list (llm-d's `ModelData`): `parent` names the base
  * model of a LoRA adapter.
  * @public
+ * @category Built-in plugins
  */
 export interface ModelData {
   readonly id: string;
@@ -26,6 +30,7 @@ export interface ModelData {
 /**
  * The models of each endpoint, as a `models-data-extractor` publishes them to requests.
  * @public
+ * @category Built-in plugins
  */
 export interface ModelsView {
   /** Models `endpoint` reported in its latest list, undefined before its first list. */
@@ -36,6 +41,7 @@ export interface ModelsView {
  * Attribute a `models-data-extractor` instance publishes, `/v1/models/<instance name>` as llm-d
  * names the data key.
  * @public
+ * @category Built-in plugins
  */
 export function modelsAttribute(extractorName: string = MODELS_DATA_EXTRACTOR): AttributeKey<ModelsView> {
   return attributeKey(`/v1/models/${extractorName}`);
@@ -45,6 +51,7 @@ export function modelsAttribute(extractorName: string = MODELS_DATA_EXTRACTOR): 
  * The entries of an OpenAI models list body (`{ object: "list", data: [...] }`); entries without
  * a string `id` are skipped. Undefined when the body is not such a list.
  * @public
+ * @category Built-in plugins
  */
 export function parseModelsList(body: unknown): ModelData[] | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
@@ -71,13 +78,17 @@ export function parseModelsList(body: unknown): ModelData[] | undefined {
  * A `models-data-extractor` instance: fed replies by a `models-data-source`, it keeps each
  * endpoint's latest models list and publishes the lists as a data producer.
  * @public
+ * @category Built-in plugins
  */
 export interface ModelsDataExtractor extends DataProducer, ModelsView {
   /** Reads one `/v1/models` reply of `endpoint` (a body that is not a list is ignored). */
   extract(endpoint: Endpoint, body: unknown): void;
 }
 
-/** True when `p` is a {@link ModelsDataExtractor}. @public */
+/**
+ * True when `p` is a {@link ModelsDataExtractor}. @public
+ * @category Built-in plugins
+ */
 export function isModelsDataExtractor(p: Plugin): p is ModelsDataExtractor {
   return p.type === MODELS_DATA_EXTRACTOR && typeof (p as Partial<ModelsDataExtractor>).extract === 'function';
 }
@@ -120,6 +131,7 @@ class ModelsListExtractor implements ModelsDataExtractor {
  * `created`, `owned_by`, `parent`) and publishes them as `/v1/models/<name>`. Wire it to a
  * `models-data-source` in `dataLayer.sources`. No parameters.
  * @public
+ * @category Built-in plugins
  */
 export const modelsDataExtractorPlugin = definePlugin({
   type: MODELS_DATA_EXTRACTOR,

@@ -9,7 +9,10 @@ import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 import { isModelsDataExtractor, type ModelsDataExtractor } from './models-data-extractor.js';
 
-/** Type of llm-d's `/v1/models` polling source. @public */
+/**
+ * Type of llm-d's `/v1/models` polling source. @public
+ * @category Built-in plugins
+ */
 export const MODELS_DATA_SOURCE = 'models-data-source';
 
 const unsetWhenEmpty = z.string().optional().transform((v) => (v === '' ? undefined : v));
@@ -20,6 +23,7 @@ const unsetWhenEmpty = z.string().optional().transform((v) => (v === '' ? undefi
  * the 50 ms base tick). `caCertPath` / `clientCertPath` / `clientKeyPath` are accepted and not
  * acted on (see the plugin's `notActedOn`).
  * @public
+ * @category Built-in plugins
  */
 export const modelsDataSourceParameters = z
   .strictObject({
@@ -38,6 +42,7 @@ export const modelsDataSourceParameters = z
  * reply to the `models-data-extractor` instances wired to it (polling starts when the first
  * extractor is attached and stops at `close()`).
  * @public
+ * @category Built-in plugins
  */
 export interface ModelsDataSource extends Plugin {
   /** URL polled for an endpoint. */
@@ -52,7 +57,10 @@ export interface ModelsDataSource extends Plugin {
   failures(endpointId: string): number;
 }
 
-/** True when `p` is a {@link ModelsDataSource}. @public */
+/**
+ * True when `p` is a {@link ModelsDataSource}. @public
+ * @category Built-in plugins
+ */
 export function isModelsDataSource(p: Plugin): p is ModelsDataSource {
   return p.type === MODELS_DATA_SOURCE && typeof (p as Partial<ModelsDataSource>).attachExtractors === 'function';
 }
@@ -152,6 +160,7 @@ class ModelsPoller implements ModelsDataSource {
 /**
  * Creates a models source directly (the plugin definition calls it; tests pass their own fetcher).
  * @public
+ * @category Built-in plugins
  */
 export function createModelsDataSource(name: string, params: z.input<typeof modelsDataSourceParameters>, deps: { pool: EndpointPool; clock: Clock; fetch?: MetricsFetcher }): ModelsDataSource {
   return new ModelsPoller(name, modelsDataSourceParameters.parse(params), deps.pool, deps.clock, deps.fetch);
@@ -163,6 +172,7 @@ const TLS_FILES = 'custom CA and client certificates are not loaded for this sou
  * `models-data-source` (llm-d): polls `GET /v1/models` on every endpoint for
  * `models-data-extractor` (which `models-responder` reads).
  * @public
+ * @category Built-in plugins
  */
 export const modelsDataSourcePlugin = definePlugin({
   type: MODELS_DATA_SOURCE,

@@ -10,6 +10,7 @@ import { METRICS_DATA_SOURCE } from './metrics-data-source.js';
  * extractor_type="core-metrics-extractor"}` when it came but its metrics could not be read. Attach
  * it before the scraper starts.
  * @public
+ * @category Built-in plugins
  */
 export function countScrapeErrors(scraper: MetricsScraper, metrics: SchedulerMetrics): void {
   const poll = metrics.dataLayerPollErrors.labels(METRICS_DATA_SOURCE);

@@ -5,12 +5,16 @@ import { attributeKey, type AttributeKey } from '../../scheduling/attributes.js'
 import type { CycleContext, DataProducer, Plugin } from '../../scheduling/plugins.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
 
-/** Type of llm-d's topology extractor. @public */
+/**
+ * Type of llm-d's topology extractor. @public
+ * @category Built-in plugins
+ */
 export const TOPOLOGY_EXTRACTOR = 'topology-extractor';
 
 /**
  * Where an endpoint runs, from its labels (llm-d's `Topology` value). Empty strings mean unknown.
  * @public
+ * @category Built-in plugins
  */
 export interface Topology {
   /** Node host name (`kubernetes.io/hostname` by default). */
@@ -27,6 +31,7 @@ export interface Topology {
  * The topology of each endpoint, as a `topology-extractor` publishes it to requests (undefined
  * when none of its labels is set).
  * @public
+ * @category Built-in plugins
  */
 export interface TopologyView {
   /** Topology of `endpoint`, or undefined when all four labels are missing. */
@@ -37,12 +42,16 @@ export interface TopologyView {
  * Attribute a `topology-extractor` instance publishes, `Topology/<instance name>` as llm-d
  * names the data key (consumers choose it with `topologyProducerName`).
  * @public
+ * @category Built-in plugins
  */
 export function topologyAttribute(extractorName: string = TOPOLOGY_EXTRACTOR): AttributeKey<TopologyView> {
   return attributeKey(`Topology/${extractorName}`);
 }
 
-/** Parameters of `topology-extractor`: the label key of each topology level (llm-d defaults). @public */
+/**
+ * Parameters of `topology-extractor`: the label key of each topology level (llm-d defaults). @public
+ * @category Built-in plugins
+ */
 export const topologyExtractorParameters = z
   .strictObject({
     hostname: z.string().default('kubernetes.io/hostname'),
@@ -54,7 +63,10 @@ export const topologyExtractorParameters = z
 
 type Params = z.output<typeof topologyExtractorParameters>;
 
-/** A `topology-extractor` instance. @public */
+/**
+ * A `topology-extractor` instance. @public
+ * @category Built-in plugins
+ */
 export interface TopologyExtractor extends DataProducer, TopologyView {}
 
 class LabelTopology implements TopologyExtractor {
@@ -87,7 +99,10 @@ class LabelTopology implements TopologyExtractor {
   }
 }
 
-/** True when `p` is a {@link TopologyExtractor}. @public */
+/**
+ * True when `p` is a {@link TopologyExtractor}. @public
+ * @category Built-in plugins
+ */
 export function isTopologyExtractor(p: Plugin): p is TopologyExtractor {
   return p.type === TOPOLOGY_EXTRACTOR && typeof (p as Partial<TopologyExtractor>).of === 'function';
 }
@@ -97,6 +112,7 @@ export function isTopologyExtractor(p: Plugin): p is TopologyExtractor {
  * publishes them as `Topology/<name>` for the topology-affinity plugins. (llm-d also falls back
  * to the Pod's `spec.hostname`; Switchyard endpoints carry their labels only.)
  * @public
+ * @category Built-in plugins
  */
 export const topologyExtractorPlugin = definePlugin({
   type: TOPOLOGY_EXTRACTOR,

@@ -6,6 +6,7 @@ import type { StageDecider } from '../../scheduling/plugins.js';
  * `always-disagg-multimodal-decider`: runs the encode stage when a chat request carries image,
  * video or audio parts.
  * @public
+ * @category Built-in plugins
  */
 export const alwaysDisaggMultimodalDeciderPlugin = definePlugin({
   type: 'always-disagg-multimodal-decider',

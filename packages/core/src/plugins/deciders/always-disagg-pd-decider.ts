@@ -5,6 +5,7 @@ import type { StageDecider } from '../../scheduling/plugins.js';
 /**
  * `always-disagg-pd-decider`: always runs the prefill stage.
  * @public
+ * @category Built-in plugins
  */
 export const alwaysDisaggPdDeciderPlugin = definePlugin({
   type: 'always-disagg-pd-decider',

@@ -7,12 +7,14 @@ import { requestPromptTokens } from '../request-tokens.js';
 /**
  * Type name of the prefix-based P/D decider.
  * @public
+ * @category Built-in plugins
  */
 export const PREFIX_BASED_PD_DECIDER = 'prefix-based-pd-decider';
 
 /**
  * Parameters of `prefix-based-pd-decider` (llm-d's names; unknown parameters are errors).
  * @public
+ * @category Built-in plugins
  */
 export const prefixBasedPdDeciderParameters = z.strictObject({
   /** Minimum uncached tokens that justify a remote prefill (0 disables disaggregation). */
@@ -29,12 +31,14 @@ export const prefixBasedPdDeciderParameters = z.strictObject({
 /**
  * Parsed parameters of `prefix-based-pd-decider`.
  * @public
+ * @category Built-in plugins
  */
 export type PrefixBasedPdDeciderParams = z.output<typeof prefixBasedPdDeciderParameters>;
 
 /**
  * Options of {@link createPrefixBasedPdDecider}; defaults as in the config.
  * @public
+ * @category Built-in plugins
  */
 export interface PrefixBasedPdDeciderOptions {
   /** Minimum uncached tokens that justify a remote prefill (default 0 = never disaggregate). */
@@ -54,6 +58,7 @@ export interface PrefixBasedPdDeciderOptions {
  * the unweighted `cachedBlocks`, so a prefix held in a slower tier still counts as cached.
  * @throws ZodError when an option is out of range (negative thresholds)
  * @public
+ * @category Built-in plugins
  */
 export function createPrefixBasedPdDecider(name: string, options: PrefixBasedPdDeciderOptions = {}): StageDecider {
   const p = prefixBasedPdDeciderParameters.parse(options);
@@ -79,6 +84,7 @@ export function createPrefixBasedPdDecider(name: string, options: PrefixBasedPdD
  * Core owns it because it only reads `Attributes.prefixMatch`; `@switchyard/prefix-index` supplies
  * the producers that write it.
  * @public
+ * @category Built-in plugins
  */
 export const prefixBasedPdDeciderPlugin: PluginDefinition<PrefixBasedPdDeciderParams> = definePlugin({
   type: PREFIX_BASED_PD_DECIDER,

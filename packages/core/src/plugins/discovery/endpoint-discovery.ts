@@ -7,6 +7,7 @@ import type { SwitchyardError } from '../../errors/switchyard-error.js';
  * Where a discovery plugin puts the endpoints it finds: the adapter's endpoint pool (through
  * whatever the adapter adds, e.g. the metrics source's port).
  * @public
+ * @category Built-in plugins
  */
 export interface DiscoveryTarget {
   /** Adds or updates an endpoint (keyed by `spec.id`). */
@@ -21,6 +22,7 @@ export interface DiscoveryTarget {
  * An llm-d `EndpointDiscovery` plugin, referenced from `dataLayer.discovery.pluginRef`: it fills
  * the pool instead of Kubernetes (llm-d's non-Kubernetes mode).
  * @public
+ * @category Built-in plugins
  */
 export interface EndpointDiscovery extends Plugin {
   /**
@@ -32,7 +34,10 @@ export interface EndpointDiscovery extends Plugin {
   readonly ready: boolean;
 }
 
-/** True when `p` is an {@link EndpointDiscovery}. @public */
+/**
+ * True when `p` is an {@link EndpointDiscovery}. @public
+ * @category Built-in plugins
+ */
 export function isEndpointDiscovery(p: Plugin): p is EndpointDiscovery {
   const d = p as Partial<EndpointDiscovery>;
   return typeof d.start === 'function' && typeof d.ready === 'boolean';
@@ -43,6 +48,7 @@ export function isEndpointDiscovery(p: Plugin): p is EndpointDiscovery {
  * undefined when the config names none. The picker's `close()` stops it (it is a plugin).
  * @throws SwitchyardError `CONFIG_INVALID` from the plugin's first sync
  * @public
+ * @category Built-in plugins
  */
 export function startDiscovery(config: LoadedConfig, target: DiscoveryTarget): EndpointDiscovery | undefined {
   const ref = config.dataLayerSettings.discovery;

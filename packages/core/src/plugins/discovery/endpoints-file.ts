@@ -3,13 +3,17 @@ import { joinHostPort } from '../../endpoints/address.js';
 import type { EndpointSpec } from '../../endpoints/types.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 
-/** llm-d reads at most 1 MiB of an endpoints file. @public */
+/**
+ * llm-d reads at most 1 MiB of an endpoints file. @public
+ * @category Built-in plugins
+ */
 export const MAX_ENDPOINTS_FILE_BYTES = 1 << 20;
 
 /**
  * One entry of an endpoints file, as llm-d's file discovery documents it:
  * `endpoints: [{name, namespace, address, port, labels}]`.
  * @public
+ * @category Built-in plugins
  */
 export interface FileEndpoint {
   /** Endpoint name (required). */
@@ -28,6 +32,7 @@ export interface FileEndpoint {
  * What hosts an endpoints file may name: `ipv4` (llm-d's `file-discovery`) or `any`
  * (`multicluster-file-discovery`: a hostname, IPv4 or IPv6 address).
  * @public
+ * @category Built-in plugins
  */
 export type EndpointsFileHosts = 'ipv4' | 'any';
 
@@ -106,6 +111,7 @@ function invalid(field: string, message: string): SwitchyardError {
  * @throws SwitchyardError `CONFIG_INVALID` whose `field` names the first bad entry field
  *   (`endpoints[2].address`) and whose message lists all of them
  * @public
+ * @category Built-in plugins
  */
 export function parseEndpointsFile(text: string, hosts: EndpointsFileHosts = 'ipv4'): readonly FileEndpoint[] {
   if (Buffer.byteLength(text, 'utf8') > MAX_ENDPOINTS_FILE_BYTES) throw invalid('endpoints', `file larger than ${MAX_ENDPOINTS_FILE_BYTES} bytes`);
@@ -132,13 +138,17 @@ export function parseEndpointsFile(text: string, hosts: EndpointsFileHosts = 'ip
   return out;
 }
 
-/** A pool entry found by discovery: always with its id. @public */
+/**
+ * A pool entry found by discovery: always with its id. @public
+ * @category Built-in plugins
+ */
 export type DiscoveredEndpoint = EndpointSpec & { readonly id: string };
 
 /**
  * The pool entry of a file endpoint: id `namespace/name` (llm-d's endpoint key), address
  * `host:port` (IPv6 bracketed), its labels.
  * @public
+ * @category Built-in plugins
  */
 export function endpointSpecOf(e: FileEndpoint): DiscoveredEndpoint {
   return { id: `${e.namespace}/${e.name}`, address: joinHostPort(e.address, e.port), labels: e.labels };

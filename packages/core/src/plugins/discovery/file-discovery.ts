@@ -6,7 +6,10 @@ import { definePlugin } from '../../registry/types.js';
 import type { DiscoveryTarget, EndpointDiscovery } from './endpoint-discovery.js';
 import { endpointSpecOf, parseEndpointsFile, type DiscoveredEndpoint, type EndpointsFileHosts, type FileEndpoint } from './endpoints-file.js';
 
-/** Type of llm-d's endpoints-from-a-file discovery. @public */
+/**
+ * Type of llm-d's endpoints-from-a-file discovery. @public
+ * @category Built-in plugins
+ */
 export const FILE_DISCOVERY = 'file-discovery';
 
 /**
@@ -14,10 +17,14 @@ export const FILE_DISCOVERY = 'file-discovery';
  * of the file's size, mtime and inode sees the same writes, creates, removals and renames
  * (editors' atomic saves) on every file system, network mounts included.
  * @public
+ * @category Built-in plugins
  */
 export const FILE_WATCH_POLL_MS = 500;
 
-/** Parameters of `file-discovery`, with llm-d's names and defaults (`path` is required). @public */
+/**
+ * Parameters of `file-discovery`, with llm-d's names and defaults (`path` is required). @public
+ * @category Built-in plugins
+ */
 export const fileDiscoveryParameters = z.strictObject({
   path: z.string().min(1),
   watchFile: z.boolean().default(false),
@@ -26,6 +33,7 @@ export const fileDiscoveryParameters = z.strictObject({
 /**
  * How the discovery reads its file: a seam for tests (node:fs by default).
  * @public
+ * @category Built-in plugins
  */
 export interface EndpointsFileReader {
   /** A value that changes whenever the file does (undefined while the file is missing). */
@@ -42,7 +50,10 @@ const nodeFileReader: EndpointsFileReader = {
   read: (path) => readFileSync(path, 'utf8'),
 };
 
-/** What a file discovery needs besides its parameters. @public */
+/**
+ * What a file discovery needs besides its parameters. @public
+ * @category Built-in plugins
+ */
 export interface FileDiscoveryDeps {
   /** Clock of the watch polls. */
   readonly clock: Clock;
@@ -57,6 +68,7 @@ export interface FileDiscoveryDeps {
 /**
  * A file discovery instance (`file-discovery`, `multicluster-file-discovery`).
  * @public
+ * @category Built-in plugins
  */
 export interface FileDiscovery extends EndpointDiscovery {
   /** Re-reads the file now and applies it (what a watch poll does when the file changed). */
@@ -159,6 +171,7 @@ class WatchedEndpointsFile implements FileDiscovery {
  * Creates a file discovery directly (the plugin definitions call it; tests pass their reader).
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad parameter
  * @public
+ * @category Built-in plugins
  */
 export function createFileDiscovery(name: string, params: z.input<typeof fileDiscoveryParameters>, deps: FileDiscoveryDeps, type: string = FILE_DISCOVERY): FileDiscovery {
   return new WatchedEndpointsFile(type, name, fileDiscoveryParameters.parse(params), deps);
@@ -171,6 +184,7 @@ export function createFileDiscovery(name: string, params: z.input<typeof fileDis
  * `watchFile` it re-reads the file when it changes, upserting endpoints by `namespace/name` and
  * removing those no longer listed. A file that fails to read or parse keeps the previous endpoints.
  * @public
+ * @category Built-in plugins
  */
 export const fileDiscoveryPlugin = definePlugin({
   type: FILE_DISCOVERY,

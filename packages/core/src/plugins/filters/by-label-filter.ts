@@ -8,6 +8,7 @@ import { filterByLabel } from './role-filter.js';
  * whose label `label` has one of `validValues`, plus endpoints without the label when
  * `allowsNoLabel`. `label-selector-filter` says the same with `matchExpressions`.
  * @public
+ * @category Built-in plugins
  */
 export const byLabelFilterPlugin = definePlugin({
   type: 'by-label',

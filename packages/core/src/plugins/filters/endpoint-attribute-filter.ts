@@ -4,13 +4,22 @@ import type { Endpoint } from '../../endpoints/types.js';
 import type { Filter } from '../../scheduling/plugins.js';
 import { producerParameter, readScalar, scalarAttributeKey } from '../endpoint-attribute.js';
 
-/** Type of llm-d's endpoint-attribute filter. @public */
+/**
+ * Type of llm-d's endpoint-attribute filter. @public
+ * @category Built-in plugins
+ */
 export const ENDPOINT_ATTRIBUTE_FILTER = 'endpoint-attribute-filter';
 
-/** Comparison operators of `algorithm.threshold.operator` (llm-d's spellings). @public */
+/**
+ * Comparison operators of `algorithm.threshold.operator` (llm-d's spellings). @public
+ * @category Built-in plugins
+ */
 export const THRESHOLD_OPERATORS = ['LessThan', 'LessThanOrEqual', 'GreaterThan', 'GreaterThanOrEqual', 'Equal', 'NotEqual'] as const;
 
-/** One of {@link THRESHOLD_OPERATORS}. @public */
+/**
+ * One of {@link THRESHOLD_OPERATORS}. @public
+ * @category Built-in plugins
+ */
 export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
 
 /**
@@ -19,6 +28,7 @@ export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
  * `Pass`), `fallbackOnEmpty` (default false) and `algorithm` `{ type: threshold, threshold:
  * { operator, value } }` (`threshold` is the only algorithm llm-d has).
  * @public
+ * @category Built-in plugins
  */
 export const endpointAttributeFilterParameters = z.strictObject({
   attribute: z.string().min(1),
@@ -34,6 +44,7 @@ export const endpointAttributeFilterParameters = z.strictObject({
 /**
  * True when `value <operator> threshold` (llm-d's comparison, exact for `Equal` / `NotEqual`).
  * @public
+ * @category Built-in plugins
  */
 export function compareThreshold(value: number, operator: ThresholdOperator, threshold: number): boolean {
   switch (operator) {
@@ -58,6 +69,7 @@ export function compareThreshold(value: number, operator: ThresholdOperator, thr
  * satisfies `value <operator> threshold`. Endpoints without the value are kept (`onMissing:
  * Pass`) or dropped (`Fail`); with `fallbackOnEmpty` an empty result returns every candidate.
  * @public
+ * @category Built-in plugins
  */
 export const endpointAttributeFilterPlugin = definePlugin({
   type: ENDPOINT_ATTRIBUTE_FILTER,

@@ -3,10 +3,16 @@ import type { Endpoint } from '../../endpoints/types.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Filter } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's conformance-test filter. @public */
+/**
+ * Type of llm-d's conformance-test filter. @public
+ * @category Built-in plugins
+ */
 export const HEADER_BASED_TESTING_FILTER = 'header-based-testing-filter';
 
-/** Request header the filter reads: a comma list of `IP` or `IP:port` (IPv6 in brackets). @public */
+/**
+ * Request header the filter reads: a comma list of `IP` or `IP:port` (IPv6 in brackets). @public
+ * @category Built-in plugins
+ */
 export const TEST_ENDPOINT_SELECTION_HEADER = 'test-epp-endpoint-selection';
 
 /** Host and optional port of one header entry, IPv6 brackets removed; undefined when blank. */
@@ -25,6 +31,7 @@ function entryOf(raw: string): { ip: string; port: number | undefined } | undefi
  * The endpoints a `test-epp-endpoint-selection` value names, in header order and de-duplicated:
  * `ip:port` selects that endpoint, a bare IP every port of the address; a blank value selects none.
  * @public
+ * @category Built-in plugins
  */
 export function endpointsNamedBy(header: string | undefined, endpoints: readonly Endpoint[]): Endpoint[] {
   const out: Endpoint[] = [];
@@ -48,6 +55,7 @@ export function endpointsNamedBy(header: string | undefined, endpoints: readonly
  * the header nothing passes. It lets a test choose the destination, so it belongs in test
  * configs only.
  * @public
+ * @category Built-in plugins
  */
 export const headerBasedTestingFilterPlugin = definePlugin({
   type: HEADER_BASED_TESTING_FILTER,

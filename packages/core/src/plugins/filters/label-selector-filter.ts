@@ -6,6 +6,7 @@ import type { Filter } from '../../scheduling/plugins.js';
 /**
  * Schema of one `matchExpressions` entry (Kubernetes `LabelSelectorRequirement`).
  * @public
+ * @category Built-in plugins
  */
 export const labelSelectorRequirementSchema = z
   .strictObject({
@@ -25,6 +26,7 @@ export const labelSelectorRequirementSchema = z
 /**
  * One `matchExpressions` entry of a Kubernetes label selector.
  * @public
+ * @category Built-in plugins
  */
 export type LabelSelectorRequirement = z.infer<typeof labelSelectorRequirementSchema>;
 
@@ -32,6 +34,7 @@ export type LabelSelectorRequirement = z.infer<typeof labelSelectorRequirementSc
  * True when `labels` satisfy every `matchLabels` pair and every requirement (Kubernetes
  * `LabelSelector` semantics; an empty selector matches everything).
  * @public
+ * @category Built-in plugins
  */
 export function matchesLabelSelector(
   labels: Readonly<Record<string, string>>,
@@ -63,6 +66,7 @@ export function matchesLabelSelector(
  * `label-selector-filter`: keeps endpoints whose labels match a Kubernetes label selector
  * (`matchLabels` and `matchExpressions`).
  * @public
+ * @category Built-in plugins
  */
 export const labelSelectorFilterPlugin = labelSelectorFilterDefinition('label-selector-filter', 'Keeps endpoints matching a Kubernetes label selector.');
 
@@ -70,6 +74,7 @@ export const labelSelectorFilterPlugin = labelSelectorFilterDefinition('label-se
  * `by-label-selector`: llm-d's deprecated name of {@link labelSelectorFilterPlugin}, same
  * parameters and behaviour, kept so that older configs load.
  * @public
+ * @category Built-in plugins
  */
 export const byLabelSelectorFilterPlugin = labelSelectorFilterDefinition('by-label-selector', 'Deprecated llm-d name of label-selector-filter.');
 

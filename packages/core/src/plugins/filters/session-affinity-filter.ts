@@ -7,6 +7,7 @@ import { SESSION_NOT_ACTED_ON, encodedEndpointHeaderConfigSchema, sessionConsume
  * `session-affinity-filter`: hard pin. Keeps only the session's endpoint when it is among the
  * candidates, otherwise keeps everyone. Same `strategy` as `session-affinity-scorer`.
  * @public
+ * @category Built-in plugins
  */
 export const sessionAffinityFilterPlugin = definePlugin({
   type: 'session-affinity-filter',

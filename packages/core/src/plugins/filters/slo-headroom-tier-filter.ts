@@ -17,6 +17,7 @@ const CONSUMES = [Attributes.predictedLatency.name] as const;
  * predictions can recover), else the positive one; a lone tier is kept; without any prediction
  * nothing is removed. A dimension the request sets no SLO for always counts as met.
  * @public
+ * @category Built-in plugins
  */
 export const sloHeadroomTierFilterPlugin = definePlugin({
   type: 'slo-headroom-tier-filter',

@@ -5,13 +5,17 @@ import type { Filter } from '../../scheduling/plugins.js';
 import { TOPOLOGY_EXTRACTOR } from '../data-layer/topology-extractor.js';
 import { peerTopology, TOPOLOGY_LEVELS, topologyAffinity, topologyProducerParameter } from '../topology-affinity.js';
 
-/** Type of llm-d's topology-affinity filter. @public */
+/**
+ * Type of llm-d's topology-affinity filter. @public
+ * @category Built-in plugins
+ */
 export const TOPOLOGY_AFFINITY_FILTER = 'topology-affinity-filter';
 
 /**
  * Parameters of `topology-affinity-filter` (llm-d's): `minAffinity` `host` | `rack` | `zone` |
  * `region` (default `host`), `topologyProducerName` (default: `topology-extractor`).
  * @public
+ * @category Built-in plugins
  */
 export const topologyAffinityFilterParameters = z
   .strictObject({
@@ -26,6 +30,7 @@ export const topologyAffinityFilterParameters = z
  * `minAffinity`. Candidates without topology are dropped; with no peer (first stage) every
  * candidate passes, and when nothing would remain every candidate is returned (fail-open).
  * @public
+ * @category Built-in plugins
  */
 export const topologyAffinityFilterPlugin = definePlugin({
   type: TOPOLOGY_AFFINITY_FILTER,

@@ -5,13 +5,22 @@ import { Attributes, type InFlightLoadView } from '../../scheduling/attributes.j
 import type { Filter } from '../../scheduling/plugins.js';
 import { NotActedOnReasons } from '../not-acted-on-reasons.js';
 
-/** Type of llm-d's utilization filter. @public */
+/**
+ * Type of llm-d's utilization filter. @public
+ * @category Built-in plugins
+ */
 export const UTILIZATION_FILTER = 'utilization-filter';
 
-/** Metrics a `utilization-filter` condition can bound (llm-d's names). @public */
+/**
+ * Metrics a `utilization-filter` condition can bound (llm-d's names). @public
+ * @category Built-in plugins
+ */
 export const UTILIZATION_METRICS = ['active-requests', 'running-requests', 'waiting-queue', 'kv-cache-utilization'] as const;
 
-/** One of {@link UTILIZATION_METRICS}. @public */
+/**
+ * One of {@link UTILIZATION_METRICS}. @public
+ * @category Built-in plugins
+ */
 export type UtilizationMetric = (typeof UTILIZATION_METRICS)[number];
 
 const condition = z
@@ -23,13 +32,17 @@ const condition = z
  * `maxValue` required, ≥ 0, ≤ 1 for `kv-cache-utilization`), `fallbackOnEmpty` (default false).
  * `inFlightLoadProducerName` is accepted: the `inflight-load` attribute is read whoever wrote it.
  * @public
+ * @category Built-in plugins
  */
 export const utilizationFilterParameters = z.strictObject({
   conditions: z.array(condition).min(1),
   fallbackOnEmpty: z.boolean().default(false),
 });
 
-/** Current value of `metric` on `endpoint`; missing metrics and attributes read as 0 (llm-d's rule). @public */
+/**
+ * Current value of `metric` on `endpoint`; missing metrics and attributes read as 0 (llm-d's rule). @public
+ * @category Built-in plugins
+ */
 export function utilizationValue(metric: UtilizationMetric, endpoint: Endpoint, load: InFlightLoadView | undefined): number {
   const m = endpoint.metrics;
   switch (metric) {
@@ -48,6 +61,7 @@ export function utilizationValue(metric: UtilizationMetric, endpoint: Endpoint, 
  * `utilization-filter` (llm-d, alpha): drops an endpoint when any condition's value exceeds its
  * `maxValue`; with `fallbackOnEmpty`, an empty result returns every candidate.
  * @public
+ * @category Built-in plugins
  */
 export const utilizationFilterPlugin = definePlugin({
   type: UTILIZATION_FILTER,

@@ -8,6 +8,7 @@ import { arrayPicker, pickerParametersSchema, shuffledIndices } from './picker-b
  * score, like llm-d). The k = 1 path is two allocation-free scans with one random draw among the
  * equal best scores (the same distribution).
  * @public
+ * @category Built-in plugins
  */
 export const maxScorePickerPlugin = definePlugin({
   type: 'max-score-picker',

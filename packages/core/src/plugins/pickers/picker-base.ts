@@ -7,6 +7,7 @@ import type { SchedulingRequest } from '../../scheduling/request.js';
  * Parameters shared by the built-in pickers: `maxNumOfEndpoints` (default 1; values ≤ 0 mean 1)
  * is how many targets to return, primary first, the rest as ordered fallbacks.
  * @public
+ * @category Built-in plugins
  */
 export const pickerParametersSchema = z.strictObject({
   /** Targets to return (primary + fallbacks). */
@@ -17,18 +18,23 @@ export const pickerParametersSchema = z.strictObject({
     .transform((k) => (k <= 0 ? 1 : k)),
 });
 
-/** Parsed picker parameters. @public */
+/**
+ * Parsed picker parameters. @public
+ * @category Built-in plugins
+ */
 export type PickerParameters = z.infer<typeof pickerParametersSchema>;
 
 /**
  * The array body of a built-in picker.
  * @public
+ * @category Built-in plugins
  */
 export type PickFromFn = (ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], totals: Float64Array) => readonly Endpoint[];
 
 /**
  * Builds a {@link Picker} from its array form, deriving `pick(scored)` from it.
  * @public
+ * @category Built-in plugins
  */
 export function arrayPicker(type: string, name: string, pickFrom: PickFromFn): Picker {
   return {

@@ -6,6 +6,7 @@ import { arrayPicker, pickerParametersSchema, shuffledIndices } from './picker-b
  * `random-picker`: ignores scores; returns `maxNumOfEndpoints` distinct candidates in uniformly
  * random order.
  * @public
+ * @category Built-in plugins
  */
 export const randomPickerPlugin = definePlugin({
   type: 'random-picker',

@@ -7,6 +7,7 @@ import { arrayPicker, pickerParametersSchema, shuffledIndices } from './picker-b
  * candidate draws key `U^(1/score)` (U = 0 becomes 1e-10; score ≤ 0 → key 0) and the k largest
  * keys win. When every score is ≤ 0 it falls back to a uniform random pick.
  * @public
+ * @category Built-in plugins
  */
 export const weightedRandomPickerPlugin = definePlugin({
   type: 'weighted-random-picker',

@@ -24,6 +24,7 @@ const POOL_COUNTS = 'in-flight load is the pool\'s exact request and token count
  * With a metrics registry it also keeps llm-d's `llm_d_epp_inflight_requests` /
  * `llm_d_epp_inflight_tokens` gauges (see `InFlightGauges`).
  * @public
+ * @category Built-in plugins
  */
 export const inFlightLoadProducerPlugin = definePlugin({
   type: 'inflight-load-producer',

@@ -5,6 +5,7 @@ import type { SchedulingRequest } from '../../scheduling/request.js';
 /**
  * One observed latency sample of a finished (or streaming) request.
  * @public
+ * @category Built-in plugins
  */
 export interface LatencySample {
   /** Observed time to first token, ms (when the first byte was seen). */
@@ -18,6 +19,7 @@ export interface LatencySample {
  * {@link createEwmaLatencyPredictor} is a simple baseline; plug a better model into
  * `createPredictedLatencyProducer({ predictor })`.
  * @public
+ * @category Built-in plugins
  */
 export interface LatencyPredictor {
   /** Prediction for `request` on `endpoint`, or undefined when the predictor knows nothing yet. */
@@ -29,6 +31,7 @@ export interface LatencyPredictor {
 /**
  * Options of {@link createEwmaLatencyPredictor}.
  * @public
+ * @category Built-in plugins
  */
 export interface EwmaLatencyPredictorOptions {
   /** Weight of a new sample in the moving average, in (0, 1]. Default 0.2. */
@@ -45,6 +48,7 @@ interface EndpointStats {
  * predicts once it has at least one sample of each. Its estimate carries the load at the time of
  * the samples, so it follows load changes with a lag of about 1/alpha requests.
  * @public
+ * @category Built-in plugins
  */
 export function createEwmaLatencyPredictor(options: EwmaLatencyPredictorOptions = {}): LatencyPredictor {
   const alpha = options.alpha ?? 0.2;

@@ -8,13 +8,17 @@ import type { CycleContext, DataProducer, RequestLifecycle, SchedulingResult } f
 import type { SchedulingRequest } from '../../scheduling/request.js';
 import { EncoderCacheMetrics } from './encoder-cache-metrics.js';
 
-/** Type of llm-d's multimodal encoder-cache producer. @public */
+/**
+ * Type of llm-d's multimodal encoder-cache producer. @public
+ * @category Built-in plugins
+ */
 export const MM_EMBEDDINGS_CACHE_PRODUCER = 'mm-embeddings-cache-producer';
 
 /**
  * How many of a request's multimodal items (images, videos, audio) one endpoint's encoder cache
  * already holds.
  * @public
+ * @category Built-in plugins
  */
 export interface EncoderCacheMatch {
   /** Items of the request found in the endpoint's cache. */
@@ -27,6 +31,7 @@ export interface EncoderCacheMatch {
  * Attribute a producer instance writes, `MultiModalEncoderCacheMatchInfoKey/<name>` as llm-d
  * names the data key: per endpoint id, the request's {@link EncoderCacheMatch}.
  * @public
+ * @category Built-in plugins
  */
 export function encoderCacheAttribute(producerName: string = MM_EMBEDDINGS_CACHE_PRODUCER): AttributeKey<ReadonlyMap<string, EncoderCacheMatch>> {
   return attributeKey(`MultiModalEncoderCacheMatchInfoKey/${producerName === '' ? MM_EMBEDDINGS_CACHE_PRODUCER : producerName}`);
@@ -50,6 +55,7 @@ const ITEM_BYTES = 2 * 1024 * 1024;
  * Distinct multimodal items of a chat request's body, each identified by a hash of its part (the
  * URL or inline data), so the same image sent twice is one item, as llm-d deduplicates by hash.
  * @public
+ * @category Built-in plugins
  */
 export function multimodalItems(body: Readonly<Record<string, unknown>> | undefined): string[] {
   return mediaItems(body).map((i) => i.hash);
@@ -79,6 +85,7 @@ function mediaItems(body: Readonly<Record<string, unknown>> | undefined): MediaI
  * default). `cacheSizeInMB` is the name llm-d-router's own sample config uses for the same
  * setting (`deploy/config/epp-mm-embeddings-cache-config.yaml`), accepted as an alias.
  * @public
+ * @category Built-in plugins
  */
 export const mmEmbeddingsCacheProducerParameters = z
   .strictObject({ cacheSizeInMBPerServer: z.number().int().optional(), cacheSizeInMB: z.number().int().optional() })
@@ -157,6 +164,7 @@ class EncoderCacheProducer implements DataProducer, RequestLifecycle {
  * each pick) and tells `mm-embeddings-cache-scorer` how many of a request's items each candidate
  * already holds, so repeated media go where their embeddings are cached.
  * @public
+ * @category Built-in plugins
  */
 export const mmEmbeddingsCacheProducerPlugin = definePlugin({
   type: MM_EMBEDDINGS_CACHE_PRODUCER,

@@ -10,6 +10,7 @@ import { createEwmaLatencyPredictor, type LatencyPredictor } from './latency-pre
 /**
  * Options of {@link createPredictedLatencyProducer}.
  * @public
+ * @category Built-in plugins
  */
 export interface PredictedLatencyProducerOptions {
   /** Instance name (default `predicted-latency-producer`). */
@@ -31,6 +32,7 @@ interface InFlight {
  * before scheduling, and feeds it TTFT (first byte − arrival) and TPOT ((end − first byte) /
  * (output tokens − 1)) from the decision lifecycle.
  * @public
+ * @category Built-in plugins
  */
 export function createPredictedLatencyProducer(options: PredictedLatencyProducerOptions): DataProducer & RequestLifecycle {
   const predictor = options.predictor ?? createEwmaLatencyPredictor();
@@ -73,6 +75,7 @@ export function createPredictedLatencyProducer(options: PredictedLatencyProducer
  * online from the requests Switchyard routes (EWMA with weight `alpha`). Auto-created when
  * `latency-scorer` is configured.
  * @public
+ * @category Built-in plugins
  */
 export const predictedLatencyProducerPlugin = definePlugin({
   type: 'predicted-latency-producer',

@@ -33,6 +33,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  * cookie (llm-d's parameters; set one of them). Auto-created when a session plugin uses the
  * `session_id` strategy.
  * @public
+ * @category Built-in plugins
  */
 export const sessionIdProducerPlugin = definePlugin({
   type: 'session-id-producer',

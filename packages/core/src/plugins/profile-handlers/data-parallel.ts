@@ -64,6 +64,7 @@ export function setDataParallelHeader(result: SchedulingResult, profileName: str
  * rank in `x-data-parallel-host-port`. Gateways that reach every port (Switchyard's own HTTP
  * gateway does) should list the ranks as endpoints and use the default handler instead.
  * @public
+ * @category Built-in plugins
  */
 export const dataParallelProfileHandlerPlugin = definePlugin({
   type: 'data-parallel-profile-handler',

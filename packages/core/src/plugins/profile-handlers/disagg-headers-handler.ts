@@ -34,11 +34,13 @@ function headersHandler(type: string): PluginDefinition<Parameters> {
  * profiles ran). Kept for configs that pair it with `pd-profile-handler`;
  * `disagg-profile-handler` sets the same headers itself.
  * @public
+ * @category Built-in plugins
  */
 export const disaggHeadersHandlerPlugin = headersHandler('disagg-headers-handler');
 
 /**
  * `prefill-header-handler`: the older name of {@link disaggHeadersHandlerPlugin}, same behaviour.
  * @public
+ * @category Built-in plugins
  */
 export const prefillHeaderHandlerPlugin = headersHandler('prefill-header-handler');

@@ -10,12 +10,14 @@ import type { Plugin, ProfileHandler, RequestLifecycle, SchedulingProfile, Sched
 /**
  * Which stages a disaggregated decision used (label of `disagg_decision_total`).
  * @public
+ * @category Built-in plugins
  */
 export type DisaggDecisionType = 'decode-only' | 'prefill-decode' | 'encode-decode' | 'encode-prefill-decode';
 
 /**
  * A profile handler that can classify its results for metrics.
  * @public
+ * @category Built-in plugins
  */
 export interface DisaggProfileHandler extends ProfileHandler, RequestLifecycle {
   /** Which stages produced a result. */
@@ -113,6 +115,7 @@ function asDecider(plugin: Plugin | undefined, ref: string): StageDecider {
  * forwarding it sets `x-prefiller-host-port` (prefill pick) and `x-encoder-hosts-ports` (all
  * encode picks) for the decode pod's sidecar.
  * @public
+ * @category Built-in plugins
  */
 export const disaggProfileHandlerPlugin = definePlugin({
   type: 'disagg-profile-handler',

@@ -4,10 +4,16 @@ import { attributeKey } from '../../scheduling/attributes.js';
 import type { Plugin, RequestLifecycle, SchedulingResult } from '../../scheduling/plugins.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
 
-/** Type of llm-d's data-parallel rank header handler. @public */
+/**
+ * Type of llm-d's data-parallel rank header handler. @public
+ * @category Built-in plugins
+ */
 export const DP_RANK_HEADER_HANDLER = 'dp-rank-header-handler';
 
-/** Header vLLM reads to pin a request to one data-parallel rank (Internal / Hybrid LB). @public */
+/**
+ * Header vLLM reads to pin a request to one data-parallel rank (Internal / Hybrid LB). @public
+ * @category Built-in plugins
+ */
 export const DATA_PARALLEL_RANK_HEADER = 'x-data-parallel-rank';
 
 /**
@@ -15,6 +21,7 @@ export const DATA_PARALLEL_RANK_HEADER = 'x-data-parallel-rank';
  * prefix producer that tracks which rank of a vLLM server holds the blocks (KV events of
  * `<pod>@dp<rank>`), read by `dp-rank-header-handler`.
  * @public
+ * @category Built-in plugins
  */
 export const dpWinningRanksAttribute = attributeKey<ReadonlyMap<string, number>>('dp-winning-ranks');
 
@@ -22,6 +29,7 @@ export const dpWinningRanksAttribute = attributeKey<ReadonlyMap<string, number>>
  * The rank to pin `request` to: the winning rank of the primary profile's first target, or
  * undefined (no rank recorded, or no target).
  * @public
+ * @category Built-in plugins
  */
 export function dpRankFor(request: SchedulingRequest, result: SchedulingResult): number | undefined {
   const ranks = request.attributes.get(dpWinningRanksAttribute);
@@ -39,6 +47,7 @@ export function dpRankFor(request: SchedulingRequest, result: SchedulingResult):
  * each rank is its own endpoint). A rank set here replaces one the client sent; llm-d also drops
  * the client's header when it records no rank, Switchyard forwards it then. No parameters.
  * @public
+ * @category Built-in plugins
  */
 export const dpRankHeaderHandlerPlugin = definePlugin({
   type: DP_RANK_HEADER_HANDLER,

@@ -4,7 +4,10 @@ import { definePlugin } from '../../registry/types.js';
 import { schedulingResult } from '../../scheduling/scheduling-result.js';
 import type { ProfileHandler, SchedulingProfile } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's header-selected profile handler. @public */
+/**
+ * Type of llm-d's header-selected profile handler. @public
+ * @category Built-in plugins
+ */
 export const HEADER_PROFILE_HANDLER = 'header-profile-handler';
 
 /**
@@ -12,6 +15,7 @@ export const HEADER_PROFILE_HANDLER = 'header-profile-handler';
  * trimmed and lower-cased) and `defaultProfile` (default `decode`), the profile of requests
  * without the header.
  * @public
+ * @category Built-in plugins
  */
 export const headerProfileHandlerParameters = z
   .strictObject({
@@ -29,6 +33,7 @@ export const headerProfileHandlerParameters = z
  * absent or blank. A name that matches no profile runs none, and the request fails with 429
  * (`REJECTED_SATURATED`), as llm-d fails it in `ProcessResults`.
  * @public
+ * @category Built-in plugins
  */
 export function createHeaderProfileHandler(name: string, headerName: string, defaultProfile: string): ProfileHandler {
   return {
@@ -60,6 +65,7 @@ export function createHeaderProfileHandler(name: string, headerName: string, def
 /**
  * `header-profile-handler` (llm-d, alpha): the request header chooses the one profile that runs.
  * @public
+ * @category Built-in plugins
  */
 export const headerProfileHandlerPlugin = definePlugin({
   type: HEADER_PROFILE_HANDLER,

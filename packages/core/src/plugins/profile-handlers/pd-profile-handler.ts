@@ -31,6 +31,7 @@ const parametersSchema = z.strictObject({
  * `disagg-headers-handler` (or its old name `prefill-header-handler`)
  * among the plugins for `x-prefiller-host-port`, or move to `disagg-profile-handler`.
  * @public
+ * @category Built-in plugins
  */
 export const pdProfileHandlerPlugin = definePlugin({
   type: 'pd-profile-handler',

@@ -4,13 +4,17 @@ import { definePlugin } from '../../registry/types.js';
 import { schedulingResult } from '../../scheduling/scheduling-result.js';
 import type { ProfileHandler, SchedulingProfile } from '../../scheduling/plugins.js';
 
-/** Type name of the single-profile handler, used by the config loader's defaulting. @public */
+/**
+ * Type name of the single-profile handler, used by the config loader's defaulting. @public
+ * @category Built-in plugins
+ */
 export const SINGLE_PROFILE_HANDLER = 'single-profile-handler';
 
 /**
  * Creates a handler that runs the configuration's only profile once and makes it primary. A
  * failed profile fails the request (the loader rejects this handler with more than one profile).
  * @public
+ * @category Built-in plugins
  */
 export function createSingleProfileHandler(name = SINGLE_PROFILE_HANDLER): ProfileHandler {
   let lastProfiles: ReadonlyMap<string, SchedulingProfile> | undefined;
@@ -40,6 +44,7 @@ export function createSingleProfileHandler(name = SINGLE_PROFILE_HANDLER): Profi
 /**
  * `single-profile-handler`: runs the one profile; its pick is the destination.
  * @public
+ * @category Built-in plugins
  */
 export const singleProfileHandlerPlugin = definePlugin({
   type: SINGLE_PROFILE_HANDLER,

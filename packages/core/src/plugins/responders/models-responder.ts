@@ -7,7 +7,10 @@ import { isModelsDataExtractor, MODELS_DATA_EXTRACTOR, type ModelData, type Mode
 import { MODELS_DATA_SOURCE } from '../data-layer/models-data-source.js';
 import type { LocalResponse, RequestLine, Responder } from './responder.js';
 
-/** Type of llm-d's `/v1/models` responder. @public */
+/**
+ * Type of llm-d's `/v1/models` responder. @public
+ * @category Built-in plugins
+ */
 export const MODELS_RESPONDER = 'models-responder';
 
 /**
@@ -15,6 +18,7 @@ export const MODELS_RESPONDER = 'models-responder';
  * (the entry of the endpoint whose id sorts first wins), sorted by id, with the number of
  * endpoints that reported a list at all.
  * @public
+ * @category Built-in plugins
  */
 export function aggregateModels(view: ModelsView, endpoints: readonly Endpoint[]): { readonly data: readonly ModelData[]; readonly reported: number } {
   const ordered = [...endpoints].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -38,6 +42,7 @@ export function aggregateModels(view: ModelsView, endpoints: readonly Endpoint[]
  * empty list. Listing it creates `models-data-source` and `models-data-extractor` when the
  * config has none; it reads the extractor named `models-data-extractor`. No parameters.
  * @public
+ * @category Built-in plugins
  */
 export const modelsResponderPlugin = definePlugin({
   type: MODELS_RESPONDER,

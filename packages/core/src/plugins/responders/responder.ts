@@ -5,6 +5,7 @@ import type { Plugin } from '../../scheduling/plugins.js';
  * A request line as a responder sees it: only requests without a body reach responders (llm-d's
  * `RequestLine`).
  * @public
+ * @category Built-in plugins
  */
 export interface RequestLine {
   /** HTTP method, upper case. */
@@ -16,6 +17,7 @@ export interface RequestLine {
 /**
  * A reply a responder produced locally, sent to the client instead of routing the request.
  * @public
+ * @category Built-in plugins
  */
 export interface LocalResponse {
   /** HTTP status. */
@@ -31,6 +33,7 @@ export interface LocalResponse {
  * e.g. `models-responder` for `GET /v1/models`. Adapters ask every responder in config order
  * before routing a body-less request; the first one that does not decline answers.
  * @public
+ * @category Built-in plugins
  */
 export interface Responder extends Plugin {
   /**
@@ -40,7 +43,10 @@ export interface Responder extends Plugin {
   respond(request: RequestLine, endpoints: readonly Endpoint[]): LocalResponse | undefined;
 }
 
-/** True when `p` implements {@link Responder}. @public */
+/**
+ * True when `p` implements {@link Responder}. @public
+ * @category Built-in plugins
+ */
 export function isResponder(p: Plugin): p is Responder {
   return typeof (p as Partial<Responder>).respond === 'function';
 }
@@ -49,6 +55,7 @@ export function isResponder(p: Plugin): p is Responder {
  * The first reply of `responders` to `request`, or undefined when all decline.
  * @throws SwitchyardError what a responder threw
  * @public
+ * @category Built-in plugins
  */
 export function localResponse(responders: readonly Responder[], request: RequestLine, endpoints: readonly Endpoint[]): LocalResponse | undefined {
   for (const r of responders) {

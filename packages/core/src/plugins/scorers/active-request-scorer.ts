@@ -13,6 +13,7 @@ const CONSUMES = [Attributes.inFlightLoad.name] as const;
  * the largest n among the candidates. Reads the `inflight-load` attribute, falling back to the
  * pool's own counts.
  * @public
+ * @category Built-in plugins
  */
 export const activeRequestScorerPlugin = definePlugin({
   type: 'active-request-scorer',

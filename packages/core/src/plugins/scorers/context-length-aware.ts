@@ -5,7 +5,10 @@ import type { Filter, Scorer } from '../../scheduling/plugins.js';
 import { requestPromptTokens } from '../request-tokens.js';
 import { arrayScorer } from './scorer-base.js';
 
-/** Label llm-d reads a pod's supported context length range from. @public */
+/**
+ * Label llm-d reads a pod's supported context length range from. @public
+ * @category Built-in plugins
+ */
 export const CONTEXT_LENGTH_RANGE_LABEL = 'llm-d.ai/context-length-range';
 
 /** Distinct label values whose parsed range is kept (beyond it they are parsed on each use). */
@@ -62,6 +65,7 @@ export function tokenRangeScore(length: number, range: TokenRange): number {
  * holds the prompt and pods without the label. The prompt length is the token producer's count when
  * one ran, else the estimate (UTF-8 bytes / 4).
  * @public
+ * @category Built-in plugins
  */
 export const contextLengthAwarePlugin = definePlugin({
   type: 'context-length-aware',

@@ -4,7 +4,10 @@ import type { Endpoint } from '../../endpoints/types.js';
 import { producerParameter, readScalar, scalarAttributeKey } from '../endpoint-attribute.js';
 import { arrayScorer } from './scorer-base.js';
 
-/** Type of llm-d's endpoint-attribute scorer. @public */
+/**
+ * Type of llm-d's endpoint-attribute scorer. @public
+ * @category Built-in plugins
+ */
 export const ENDPOINT_ATTRIBUTE_SCORER = 'endpoint-attribute-scorer';
 
 /**
@@ -13,6 +16,7 @@ export const ENDPOINT_ATTRIBUTE_SCORER = 'endpoint-attribute-scorer';
  * `linear_higher_is_better` and `algorithm.normalization` with at most one of `fixedRange
  * { min, max }` (min < max) and `adaptiveRange {}` (the default).
  * @public
+ * @category Built-in plugins
  */
 export const endpointAttributeScorerParameters = z
   .strictObject({
@@ -43,6 +47,7 @@ export const endpointAttributeScorerParameters = z
  * with a fixed range, `clamp((v − min)/(max − min), 0, 1)`; adaptive, min-max over the
  * candidates that have a value (all equal → 1); inverted when lower is better.
  * @public
+ * @category Built-in plugins
  */
 export function endpointAttributeScores(values: readonly (number | undefined)[], lowerIsBetter: boolean, fixedRange: { readonly min: number; readonly max: number } | undefined, out: Float64Array): void {
   let min = fixedRange?.min ?? Infinity;
@@ -73,6 +78,7 @@ export function endpointAttributeScores(values: readonly (number | undefined)[],
  * `endpoint-attribute-scorer` (llm-d, alpha): scores endpoints linearly by a numeric attribute
  * (e.g. `GPUUtilization/dcgm-extractor`), against a fixed range or the candidates' own range.
  * @public
+ * @category Built-in plugins
  */
 export const endpointAttributeScorerPlugin = definePlugin({
   type: ENDPOINT_ATTRIBUTE_SCORER,

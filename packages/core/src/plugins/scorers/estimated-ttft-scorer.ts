@@ -8,7 +8,10 @@ import { requestPromptTokens } from '../request-tokens.js';
 import { PendingPrefill } from './pending-prefill.js';
 import { estimateFromParts, estimateTtftMs, kvTokensOf, type TtftInputs, type TtftModel } from './ttft-estimate.js';
 
-/** Registry type of the estimated-TTFT scorer. @public */
+/**
+ * Registry type of the estimated-TTFT scorer. @public
+ * @category Built-in plugins
+ */
 export const ESTIMATED_TTFT_SCORER = 'estimated-ttft-scorer';
 
 /**
@@ -16,6 +19,7 @@ export const ESTIMATED_TTFT_SCORER = 'estimated-ttft-scorer';
  * one H100 (the simulator's `8b-h100` calibration); only ratios steer picks, so they also work for
  * larger models, where every term grows about alike.
  * @public
+ * @category Built-in plugins
  */
 export const estimatedTtftScorerParameters = z.strictObject({
   /** Compute per scheduled token, ms (default 0.025: ≈40K prefill tokens/s). */
@@ -45,12 +49,14 @@ export const estimatedTtftScorerParameters = z.strictObject({
 /**
  * Parsed parameters of `estimated-ttft-scorer`.
  * @public
+ * @category Built-in plugins
  */
 export type EstimatedTtftScorerParams = z.output<typeof estimatedTtftScorerParameters>;
 
 /**
  * One endpoint's estimate as the decision trace shows it (`details` of the scorer's trace entry).
  * @public
+ * @category Built-in plugins
  */
 export interface TtftEstimateDetail extends TtftInputs {
   /** The estimated TTFT, ms, after rounding to `tieResolutionMs`. */
@@ -64,6 +70,7 @@ const PROMPT_EWMA = 0.05;
  * The `estimated-ttft-scorer` instance: a scorer with lifecycle hooks that keep its pending-prefill
  * counts, and `estimate` for the decision trace.
  * @public
+ * @category Built-in plugins
  */
 export interface EstimatedTtftScorer extends Scorer, RequestLifecycle {
   /** Per-endpoint inputs and estimates for `request` at clock time `now` (what the trace shows). */
@@ -80,6 +87,7 @@ export interface EstimatedTtftScorer extends Scorer, RequestLifecycle {
  * Cache affinity is therefore a saving of prefill time that yields as soon as the warm pod's queue
  * costs more than the saving.
  * @public
+ * @category Built-in plugins
  */
 export function createEstimatedTtftScorer(name: string, params: Partial<EstimatedTtftScorerParams> = {}): EstimatedTtftScorer {
   const p = estimatedTtftScorerParameters.parse(params);
@@ -185,6 +193,7 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
  * `estimated-ttft-scorer`: prefers the endpoint with the lowest estimated time to first token
  * (queueing + uncached prefill + decode load + KV pressure). See {@link createEstimatedTtftScorer}.
  * @public
+ * @category Built-in plugins
  */
 export const estimatedTtftScorerPlugin = definePlugin({
   type: ESTIMATED_TTFT_SCORER,

@@ -2,13 +2,17 @@ import { z } from 'zod';
 import { definePlugin } from '../../registry/types.js';
 import { arrayScorer } from './scorer-base.js';
 
-/** Type of llm-d's header-label affinity scorer. @public */
+/**
+ * Type of llm-d's header-label affinity scorer. @public
+ * @category Built-in plugins
+ */
 export const HEADER_LABEL_AFFINITY_SCORER = 'header-label-affinity-scorer';
 
 /**
  * Parameters of `header-label-affinity-scorer` (llm-d's; both required): `headerName` (matched
  * lower-cased) and `labelKey`.
  * @public
+ * @category Built-in plugins
  */
 export const headerLabelAffinityScorerParameters = z.strictObject({
   headerName: z
@@ -24,6 +28,7 @@ export const headerLabelAffinityScorerParameters = z.strictObject({
  * equals the request's `headerName` header, 0 for the others; without the header every endpoint
  * gets 0.
  * @public
+ * @category Built-in plugins
  */
 export const headerLabelAffinityScorerPlugin = definePlugin({
   type: HEADER_LABEL_AFFINITY_SCORER,

@@ -7,6 +7,7 @@ import { arrayScorer } from './scorer-base.js';
  * `kv-cache-utilization-scorer`: prefers free KV cache. Score = `1 − kvCacheUsagePercent`
  * (endpoints without metrics score 1).
  * @public
+ * @category Built-in plugins
  */
 export const kvCacheUtilizationScorerPlugin = definePlugin({
   type: 'kv-cache-utilization-scorer',

@@ -10,6 +10,7 @@ import { arrayScorer } from './scorer-base.js';
 /**
  * Parameters of `latency-scorer`.
  * @public
+ * @category Built-in plugins
  */
 export const latencyScorerParametersSchema = z.strictObject({
   /** Weight α of the normalised TTFT headroom. */
@@ -26,7 +27,10 @@ export const latencyScorerParametersSchema = z.strictObject({
   compositePrefixWeight: z.number().min(0).default(1),
 });
 
-/** Parsed `latency-scorer` parameters. @public */
+/**
+ * Parsed `latency-scorer` parameters. @public
+ * @category Built-in plugins
+ */
 export type LatencyScorerParameters = z.infer<typeof latencyScorerParametersSchema>;
 
 const CONSUMES = [Attributes.predictedLatency.name] as const;
@@ -99,6 +103,7 @@ function scoreSet(
  * else the least-bad negative tier scored with `least`. Without any prediction it falls back to a
  * composite of free KV cache, relative queue length and prefix-match fraction.
  * @public
+ * @category Built-in plugins
  */
 export const latencyScorerPlugin = definePlugin({
   type: 'latency-scorer',

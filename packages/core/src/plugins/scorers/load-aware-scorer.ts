@@ -6,6 +6,7 @@ import { arrayScorer } from './scorer-base.js';
  * `load-aware-scorer`: an absolute (not min-max) queue score. q = `waitingQueueSize`;
  * q = 0 → 0.5, otherwise `0.5·(1 − min(q, threshold)/threshold)`.
  * @public
+ * @category Built-in plugins
  */
 export const loadAwareScorerPlugin = definePlugin({
   type: 'load-aware-scorer',

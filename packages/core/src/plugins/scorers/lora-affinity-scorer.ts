@@ -7,6 +7,7 @@ import { arrayScorer } from './scorer-base.js';
  * (a LoRA adapter). Target active → 1; else a free adapter slot (`active + waiting < max`) → 0.8,
  * checked before the waiting list; else target waiting → 0.6; else 0.
  * @public
+ * @category Built-in plugins
  */
 export const loraAffinityScorerPlugin = definePlugin({
   type: 'lora-affinity-scorer',

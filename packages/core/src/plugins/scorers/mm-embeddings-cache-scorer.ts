@@ -8,6 +8,7 @@ import { arrayScorer } from './scorer-base.js';
  * in each candidate's encoder cache (from `mm-embeddings-cache-producer`, or the producer named
  * by `producerName`); 0 without data.
  * @public
+ * @category Built-in plugins
  */
 export const mmEmbeddingsCacheScorerPlugin = definePlugin({
   type: 'mm-embeddings-cache-scorer',

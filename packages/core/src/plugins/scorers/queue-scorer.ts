@@ -10,6 +10,7 @@ const waiting = (e: Endpoint): number => e.metrics?.waitingQueueSize ?? 0;
  * candidates' `waitingQueueSize` q; every candidate gets 1 when all queues are equal.
  * Endpoints without metrics count as q = 0.
  * @public
+ * @category Built-in plugins
  */
 export const queueScorerPlugin = definePlugin({
   type: 'queue-scorer',

@@ -9,6 +9,7 @@ const running = (e: Endpoint): number => e.metrics?.runningRequestsSize ?? 0;
  * `running-requests-size-scorer`: prefers endpoints running fewer requests. Same min-max formula
  * as `queue-scorer`, on `runningRequestsSize`.
  * @public
+ * @category Built-in plugins
  */
 export const runningRequestsSizeScorerPlugin = definePlugin({
   type: 'running-requests-size-scorer',

@@ -5,6 +5,7 @@ import type { SchedulingRequest } from '../../scheduling/request.js';
 /**
  * The per-endpoint body of a built-in scorer: writes `endpoints[i]`'s score to `out[i]`.
  * @public
+ * @category Built-in plugins
  */
 export type ScoreIntoFn = (ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[], out: Float64Array) => void;
 
@@ -12,6 +13,7 @@ export type ScoreIntoFn = (ctx: CycleContext, request: SchedulingRequest, endpoi
  * Builds a {@link Scorer} from an array-filling function, deriving the map-returning `score` from
  * it so both paths always agree. Built-ins use it; custom scorers may too.
  * @public
+ * @category Built-in plugins
  */
 export function arrayScorer(type: string, name: string, scoreInto: ScoreIntoFn, extra: { readonly consumes?: readonly string[] } = {}): Scorer {
   return {

@@ -12,6 +12,7 @@ import { arrayScorer } from './scorer-base.js';
  * `profileName`, default the primary profile). With `session_id` the pin comes from the
  * server-side map of `session-id-producer`.
  * @public
+ * @category Built-in plugins
  */
 export const sessionAffinityScorerPlugin = definePlugin({
   type: 'session-affinity-scorer',

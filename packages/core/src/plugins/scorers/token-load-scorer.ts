@@ -13,6 +13,7 @@ const CONSUMES = [Attributes.inFlightLoad.name] as const;
  * else `1 − min(t, T)/T` with T = `queueThresholdTokens`. Without the attribute every endpoint
  * scores 1.
  * @public
+ * @category Built-in plugins
  */
 export const tokenLoadScorerPlugin = definePlugin({
   type: 'token-load-scorer',

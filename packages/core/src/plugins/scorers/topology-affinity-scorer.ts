@@ -4,13 +4,22 @@ import { arrayScorer } from './scorer-base.js';
 import { TOPOLOGY_EXTRACTOR } from '../data-layer/topology-extractor.js';
 import { peerTopology, topologyAffinity, topologyProducerParameter, type TopologyLevel } from '../topology-affinity.js';
 
-/** Type of llm-d's topology-affinity scorer. @public */
+/**
+ * Type of llm-d's topology-affinity scorer. @public
+ * @category Built-in plugins
+ */
 export const TOPOLOGY_AFFINITY_SCORER = 'topology-affinity-scorer';
 
-/** Score per shared level (llm-d's constants: same host 1, rack 0.2, zone 0.05, region 0.02). @public */
+/**
+ * Score per shared level (llm-d's constants: same host 1, rack 0.2, zone 0.05, region 0.02). @public
+ * @category Built-in plugins
+ */
 export const TOPOLOGY_AFFINITY_SCORES: Readonly<Record<TopologyLevel, number>> = { host: 1, rack: 0.2, zone: 0.05, region: 0.02 };
 
-/** Parameters of `topology-affinity-scorer`: `topologyProducerName` (default: `topology-extractor`). @public */
+/**
+ * Parameters of `topology-affinity-scorer`: `topologyProducerName` (default: `topology-extractor`). @public
+ * @category Built-in plugins
+ */
 export const topologyAffinityScorerParameters = z.strictObject({ topologyProducerName: topologyProducerParameter }).prefault({});
 
 /**
@@ -18,6 +27,7 @@ export const topologyAffinityScorerParameters = z.strictObject({ topologyProduce
  * disaggregated peer ({@link TOPOLOGY_AFFINITY_SCORES}); 0 without a peer, without topology, or
  * when nothing is shared.
  * @public
+ * @category Built-in plugins
  */
 export const topologyAffinityScorerPlugin = definePlugin({
   type: TOPOLOGY_AFFINITY_SCORER,

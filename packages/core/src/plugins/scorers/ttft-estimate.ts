@@ -5,6 +5,7 @@ import type { Endpoint } from '../../endpoints/types.js';
  * step runs one decode token per running sequence first, then prefill chunks, within a token
  * budget). Only the ratios between the terms steer a pick, so rough values work.
  * @public
+ * @category Built-in plugins
  */
 export interface TtftModel {
   /** Milliseconds of compute per token in a step (prefill or decode token alike). */
@@ -26,6 +27,7 @@ export interface TtftModel {
 /**
  * What the estimate knows about one endpoint for one request.
  * @public
+ * @category Built-in plugins
  */
 export interface TtftInputs {
   /** Prompt tokens of this request the endpoint would have to prefill (after its cached prefix). */
@@ -55,6 +57,7 @@ export interface TtftInputs {
  * the threshold. `residual` is the rest of the step the engine is running now (`stepPhase`):
  * a new request joins the next step, so it first waits for the current one to end.
  * @public
+ * @category Built-in plugins
  */
 export function estimateTtftMs(m: TtftModel, x: TtftInputs): number {
   return estimateFromParts(m, x.uncachedTokens, x.queuedTokens, x.running, x.kvUsage, x.kvTokens, x.sinceStepBoundaryMs ?? Infinity);
@@ -95,6 +98,7 @@ export function estimateFromParts(m: TtftModel, uncachedTokens: number, queuedTo
  * KV tokens an endpoint holds according to its scraped metrics (usage × blocks × block size), or
  * 0 when the engine did not publish its cache size.
  * @public
+ * @category Built-in plugins
  */
 export function kvTokensOf(endpoint: Endpoint): number {
   const m = endpoint.metrics;
