@@ -167,10 +167,14 @@ export {
   HEADER_PROFILE_HANDLER, TOPOLOGY_LEVELS, topologyAffinity, isEndpointDiscovery, startDiscovery,
   parseEndpointsFile, endpointSpecOf, MAX_ENDPOINTS_FILE_BYTES, fileDiscoveryPlugin,
   fileDiscoveryParameters, createFileDiscovery, FILE_DISCOVERY, FILE_WATCH_POLL_MS,
+  k8sNotificationSourcePlugin, k8sNotificationSourceParameters, isK8sNotificationSource,
+  K8S_NOTIFICATION_SOURCE, p2pSourceProducerPlugin, p2pSourceProducerParameters, bestMatchAttribute,
+  chooseKvSource, P2P_SOURCE_PRODUCER, KV_CACHE_SOURCE_HEADER,
 } from './plugins/index.js';
 export type {
   DiscoveryTarget, EndpointDiscovery, FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint,
-  FileDiscovery, FileDiscoveryDeps, EndpointsFileReader,
+  FileDiscovery, FileDiscoveryDeps, EndpointsFileReader, K8sNotificationSource,
+  NotificationExtractor, ObjectNotification,
   SessionStrategy, LabelSelectorRequirement, ScoreIntoFn, LatencyScorerParameters,
   EstimatedTtftScorer, EstimatedTtftScorerParams, TtftEstimateDetail, TtftModel, TtftInputs,
   PickFromFn, PickerParameters, DisaggDecisionType, DisaggProfileHandler,

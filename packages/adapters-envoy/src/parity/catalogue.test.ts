@@ -4,7 +4,7 @@ import { createDefaultRegistry, parsePluginParameters, type PluginRegistry } fro
 import { flowControlPlugins } from '@switchyard/flow-control';
 import { loadPrefixIndexPlugins } from '@switchyard/prefix-index';
 import { LLM_D_PLUGIN_TYPES } from './llm-d-catalogue.js';
-import { KNOWN_MISSING_TYPES, KNOWN_REJECTED_PARAMETERS } from './known-gaps.js';
+import { KNOWN_INERT_TYPES, KNOWN_MISSING_TYPES, KNOWN_REJECTED_PARAMETERS } from './known-gaps.js';
 
 // The registry a `switchyard-epp` or `switchyard-gateway` config loads against.
 function fullRegistry(): PluginRegistry {
@@ -56,8 +56,9 @@ function compatibilityTable(gaps: Gaps): string {
   const missing = new Set(gaps.missingTypes);
   const rows = LLM_D_PLUGIN_TYPES.map((t) => {
     const ignored = [...(gaps.notActedOnByType.get(t.type) ?? [])].sort();
-    const status = missing.has(t.type) ? 'not yet' : ignored.length > 0 ? 'accepted-not-acted-on' : 'supported';
-    const notes = [t.alpha ? 'alpha' : '', t.deprecated ? 'deprecated in llm-d' : '', ignored.map((p) => `\`${p}\``).join(', ')].filter((n) => n !== '');
+    const inert = KNOWN_INERT_TYPES[t.type];
+    const status = missing.has(t.type) ? 'not yet' : ignored.length > 0 || inert !== undefined ? 'accepted-not-acted-on' : 'supported';
+    const notes = [t.alpha ? 'alpha' : '', t.deprecated ? 'deprecated in llm-d' : '', ignored.map((p) => `\`${p}\``).join(', '), inert ?? ''].filter((n) => n !== '');
     return `| \`${t.type}\` | ${t.kind} | ${status} | ${notes.join('; ')} |`;
   });
   return ['| llm-d type | kind | status | notes (parameters not acted on) |', '|---|---|---|---|', ...rows].join('\n');

@@ -5,7 +5,6 @@
 export const KNOWN_MISSING_TYPES: readonly string[] = [
   'destination-endpoint-served-verifier',
   'disaggregatedset-rollout-screener',
-  'k8s-notification-source',
   'latency-slo-admitter',
   'multicluster-approx-prefix-cache-producer',
   'multicluster-file-discovery',
@@ -15,7 +14,6 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
   'multicluster-prefix-cache-scorer',
   'multicluster-queue-scorer',
   'multicluster-session-affinity-filter',
-  'p2p-source-producer',
   'priority-then-time-eviction-order-policy',
   'request-attribute-reporter',
   'sheddable-eviction-filter',
@@ -24,3 +22,11 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
 
 /** `type.parameter` probes of the catalogue that a registered type still rejects. */
 export const KNOWN_REJECTED_PARAMETERS: readonly string[] = [];
+
+/**
+ * Types that load with llm-d's parameters but have no effect here yet, with why: the
+ * compatibility table lists them as accepted-not-acted-on with the reason.
+ */
+export const KNOWN_INERT_TYPES: Readonly<Record<string, string>> = {
+  'k8s-notification-source': 'loads and fans events out to the extractors wired to it, but no adapter starts its Kubernetes watch and no Switchyard extractor consumes object events yet',
+};

@@ -5,6 +5,7 @@ import { isDcgmExtractor } from '../plugins/data-layer/dcgm-extractor.js';
 import { isModelsDataExtractor } from '../plugins/data-layer/models-data-extractor.js';
 import { isModelsDataSource } from '../plugins/data-layer/models-data-source.js';
 import { isEndpointDiscovery } from '../plugins/discovery/endpoint-discovery.js';
+import { isK8sNotificationSource } from '../plugins/data-layer/k8s-notification-source.js';
 import { isMetricsDataSource, metricsDataSourceParameters, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
 import type { EndpointSpec } from '../endpoints/types.js';
 import type { EndpointPool } from '../endpoints/pool.js';
@@ -128,6 +129,7 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
       if (isMetricsDataSource(source)) metricsSources.push(merge(source, extractors.filter(isMetricsExtractor)));
       if (isDcgmDataSource(source)) source.attachExtractors(extractors);
       if (isModelsDataSource(source)) source.attachExtractors(extractors);
+      if (isK8sNotificationSource(source)) source.attachExtractors(extractors);
     });
     // A models extractor the document does not wire (one `models-responder` created) is fed by
     // the first models source, so listing the responder alone is enough, as in llm-d.

@@ -11,13 +11,13 @@ export const CONTROL_HEADER_PREFIXES: readonly string[] = ['x-llm-d-', 'x-gatewa
 
 /**
  * Headers outside the reserved prefixes that a model-server sidecar trusts to route a request:
- * llm-d's routing sidecar reads the prefill / encode / data-parallel targets from them (older
+ * llm-d's routing sidecar reads the prefill / encode / data-parallel targets and the P2P KV source from them (older
  * versions read `x-prefiller-url`, an SSRF vector when a client can set it), and the
  * classification aliases without a reserved prefix.
  * @public
  * @category Header contract
  */
-export const SIDECAR_TRUSTED_HEADERS: readonly string[] = ['x-prefiller-url', 'x-prefiller-host-port', 'x-decoder-host-port', 'x-encoder-hosts-ports', 'x-data-parallel-host-port', 'x-slo-ttft-ms', 'x-slo-tpot-ms'];
+export const SIDECAR_TRUSTED_HEADERS: readonly string[] = ['x-prefiller-url', 'x-prefiller-host-port', 'x-decoder-host-port', 'x-encoder-hosts-ports', 'x-data-parallel-host-port', 'x-kv-cache-source-host-port', 'x-slo-ttft-ms', 'x-slo-tpot-ms'];
 
 const NAMED = new Set<string>([...CONTROL_HEADERS, ...SIDECAR_TRUSTED_HEADERS]);
 

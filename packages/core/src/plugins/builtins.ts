@@ -56,6 +56,8 @@ import { headerLabelAffinityScorerPlugin } from './scorers/header-label-affinity
 import { topologyAffinityScorerPlugin } from './scorers/topology-affinity-scorer.js';
 import { headerProfileHandlerPlugin } from './profile-handlers/header-profile-handler.js';
 import { fileDiscoveryPlugin } from './discovery/file-discovery.js';
+import { k8sNotificationSourcePlugin } from './data-layer/k8s-notification-source.js';
+import { p2pSourceProducerPlugin } from './producers/p2p-source-producer.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -129,5 +131,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   topologyAffinityScorerPlugin,
   headerProfileHandlerPlugin,
   fileDiscoveryPlugin,
+  k8sNotificationSourcePlugin,
+  p2pSourceProducerPlugin,
   ...requestParserPlugins,
 ];

@@ -27,3 +27,5 @@ export type { ModelData, ModelsView, ModelsDataExtractor } from './models-data-e
 export { mockMetricsSourcePlugin, createMockMetricsSource, isMockMetricsSource, MOCK_METRICS_SOURCE } from './mock-metrics-source.js';
 export type { MockMetricsSource } from './mock-metrics-source.js';
 export { countScrapeErrors } from './scrape-errors.js';
+export { k8sNotificationSourcePlugin, k8sNotificationSourceParameters, isK8sNotificationSource, K8S_NOTIFICATION_SOURCE } from './k8s-notification-source.js';
+export type { K8sNotificationSource, NotificationExtractor, ObjectNotification } from './k8s-notification-source.js';
