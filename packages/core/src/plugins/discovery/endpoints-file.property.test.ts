@@ -62,6 +62,11 @@ describe('parseEndpointsFile (property)', () => {
     );
   });
 
+  it('reports YAML aliases that do not resolve as CONFIG_INVALID (found by the property above)', () => {
+    expect(() => parseEndpointsFile('*a')).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: 'endpoints' }) as Error);
+    expect(() => parseEndpointsFile('endpoints: [*x]')).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: 'endpoints' }) as Error);
+  });
+
   it('names the entry and field of a bad port, address or name', () => {
     fc.assert(
       fc.property(fc.array(entry, { minLength: 1, maxLength: 5 }).map(unique), fc.nat(), fc.constantFrom('port', 'address', 'name') , (entries, at, field) => {

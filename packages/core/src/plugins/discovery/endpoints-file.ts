@@ -98,7 +98,12 @@ function documentOf(text: string): unknown {
   const [doc] = docs as [(typeof docs)[number]];
   const error = doc.errors[0];
   if (error !== undefined) throw invalid('endpoints', `invalid YAML/JSON: ${error.message.split('\n')[0] ?? ''}`);
-  return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) as unknown;
+  } catch (e) {
+    // Unresolved or exploding aliases surface only when the document is converted.
+    throw invalid('endpoints', `invalid YAML: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 function invalid(field: string, message: string): SwitchyardError {
