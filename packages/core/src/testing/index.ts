@@ -10,3 +10,4 @@ export { cycleContext, instantiate, resultOf, scoresOf, type CycleContextSpec, t
 export { FakeScheduler, type FakeBehavior, type FakeDecisionRecord, type FakeSchedulerOptions } from './fake-scheduler.js';
 export { settle, waitFor, waitForEvent, type EventSource, type WaitForOptions } from './wait-for.js';
 export { SGLANG_PAGE, TRITON_TRTLLM_PAGE, TRTLLM_SERVE_PAGE, VLLM_LEGACY_PAGE, vllmMetricsPage } from './metrics-pages.js';
+export { runPickerTwins, twinPickerDefinitions, type PickerTwinStep } from './picker-twins.js';
