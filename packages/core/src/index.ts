@@ -218,7 +218,7 @@ export {
 } from './picker/index.js';
 export type {
   Classification, PickOptions, ParseTiming, Decision, RequestScheduler, EndpointPickerOptions,
-  ObjectiveLookup, ModelRewriteResolver, IfAvailableMode, IfAvailableOptions,
+  ObjectiveLookup, ModelRewriteResolver, ModelRewriteDecision, IfAvailableMode, IfAvailableOptions,
 } from './picker/index.js';
 
 // Decision console

@@ -15,7 +15,6 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
  * time (core's `registerDeprecatedTwin`); these wait for the current family or its plugin.
  */
 const TWINS: Readonly<Record<string, string>> = {
-  inference_extension_model_rewrite_decisions_total: 'deprecated twin of llm_d_epp_model_rewrite_decisions_total, which is not recorded yet',
   inference_extension_flow_control_request_queue_duration_seconds: 'deprecated twin, emitted; lacks the model labels as its current family does (see llm_d_epp_flow_control_request_queue_duration_seconds)',
   inference_extension_flow_control_queue_size: 'deprecated twin, emitted; lacks the model labels as its current family does',
   inference_extension_flow_control_queue_bytes: 'deprecated twin, emitted; lacks the model labels as its current family does',
@@ -44,7 +43,6 @@ const KV = "the precise prefix index counts KV events in switchyard_kv_event_* f
 export const NOT_YET: Readonly<Record<string, string>> = {
   ...TWINS,
   llm_d_epp_response_processing_duration_seconds: 'the adapters do not time their own response handling yet',
-  llm_d_epp_model_rewrite_decisions_total: 'the model rewrite resolver does not report which InferenceModelRewrite rule matched yet',
   llm_d_epp_flow_control_request_queue_duration_seconds: QUEUE_MODELS,
   llm_d_epp_flow_control_queue_size: QUEUE_MODELS,
   llm_d_epp_flow_control_queue_bytes: QUEUE_MODELS,
@@ -80,6 +78,8 @@ export const EPP_ONLY: Readonly<Record<string, string>> = {};
 
 /** Families exposed but without samples after the test's requests (so labels are unchecked there), with why. */
 export const NOT_OBSERVED: Readonly<Record<string, string>> = {
+  llm_d_epp_model_rewrite_decisions_total: 'needs an InferenceModelRewrite; labels asserted in core/src/picker/model-rewrite-metrics.test.ts',
+  inference_extension_model_rewrite_decisions_total: 'needs an InferenceModelRewrite; labels asserted in core/src/picker/model-rewrite-metrics.test.ts',
   llm_d_epp_disagg_decision_total: 'needs a disaggregating profile handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
   llm_d_inference_scheduler_disagg_decision_total: 'needs a disaggregating profile handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
   llm_d_epp_pd_decision_total: 'needs pd-profile-handler; labels asserted in core/src/plugins/profile-handlers/pd-profile-handler.test.ts',

@@ -1,4 +1,5 @@
 import type { InferenceModelRewrite, ModelRewriteRule, ModelRewriteTarget } from './types.js';
+import type { ModelRewriteDecision } from '../picker/lookups.js';
 
 /**
  * Options of {@link ModelRewriteStore}.
@@ -133,8 +134,14 @@ export class ModelRewriteStore {
    * @param random - returns a number in [0, 1); pass a seeded generator for reproducible splits
    */
   resolve(model: string, random: () => number = Math.random): string | undefined {
+    return this.resolveRule(model, random)?.model;
+  }
+
+  /** {@link ModelRewriteStore.resolve}, with the name of the rewrite whose rule applied. */
+  resolveRule(model: string, random: () => number = Math.random): ModelRewriteDecision | undefined {
     const m = this.match(model);
-    return m === undefined ? undefined : selectRewriteTarget(m.rule.targets, random)?.modelRewrite;
+    const target = m === undefined ? undefined : selectRewriteTarget(m.rule.targets, random)?.modelRewrite;
+    return m === undefined || target === undefined ? undefined : { model: target, rewriteName: m.rewriteName };
   }
 
   #rebuild(): void {

@@ -134,6 +134,8 @@ export class SchedulerMetrics {
   readonly disaggDecisionTotal: FastCounter<DecisionLabel>;
   /** `pd_decision_total`, the same for llm-d's deprecated `pd-profile-handler` (its own family there). */
   readonly pdDecisionTotal: FastCounter<DecisionLabel>;
+  /** `model_rewrite_decisions_total{model_rewrite_name,model_name,target_model}`: body models an InferenceModelRewrite rule rewrote. */
+  readonly modelRewriteDecisions: FastCounter<'model_rewrite_name' | 'model_name' | 'target_model'>;
   /**
    * `flow_control_stale_endpoints{detector}` (llm-d's name): candidates of the latest pick whose
    * metrics were missing or stale; `detector` is the picker's `poolName`, else `utilization-detector`.
@@ -195,6 +197,7 @@ export class SchedulerMetrics {
     this.staleEndpoints = new FastGauge({ name: `${p}flow_control_stale_endpoints`, help: 'Candidates of the latest pick whose metrics were missing or older than the staleness threshold.', labelNames: ['detector'], registers, maxSeries });
     const decisionLabels: DecisionLabel[] = ['plugin_name', 'plugin_type', 'model_name', 'decision_type'];
     this.disaggDecisionTotal = new FastCounter({ name: `${p}disagg_decision_total`, help: 'Disaggregated scheduling decisions by stages used.', labelNames: decisionLabels, registers, maxSeries });
+    this.modelRewriteDecisions = new FastCounter({ name: `${p}model_rewrite_decisions_total`, help: 'Requests whose model an InferenceModelRewrite rule rewrote, by rewrite and models.', labelNames: ['model_rewrite_name', 'model_name', 'target_model'], registers, maxSeries });
     this.pdDecisionTotal = new FastCounter({ name: `${p}pd_decision_total`, help: 'Decisions of pd-profile-handler by stages used.', labelNames: decisionLabels, registers, maxSeries });
     this.dataLayerPollErrors = new FastCounter({ name: `${p}datalayer_poll_errors_total`, help: 'Data-source polls that failed (connection refused, timeout, non-200 status).', labelNames: ['source_type'], registers, maxSeries });
     this.dataLayerExtractErrors = new FastCounter({ name: `${p}datalayer_extract_errors_total`, help: 'Data-source responses whose metrics an extractor could not read.', labelNames: ['source_type', 'extractor_type'], registers, maxSeries });
@@ -250,6 +253,7 @@ export class SchedulerMetrics {
       ['inference_extension_plugin_duration_seconds', this.pluginDuration, sameLabels('extension_point', 'plugin_type', 'plugin_name')],
       ['inference_extension_info', this.info, sameLabels('commit', 'build_ref')],
       ['inference_pool_ready_pods', this.readyEndpoints, sameLabels('name')],
+      ['inference_extension_model_rewrite_decisions_total', this.modelRewriteDecisions, sameLabels('model_rewrite_name', 'model_name', 'target_model')],
       ['llm_d_inference_scheduler_disagg_decision_total', this.disaggDecisionTotal, sameLabels('model_name', 'decision_type')],
       ['llm_d_inference_scheduler_pd_decision_total', this.pdDecisionTotal, sameLabels('model_name', 'decision_type')],
       ['llm_d_inference_scheduler_datalayer_poll_errors_total', this.dataLayerPollErrors, sameLabels('source_type')],
@@ -278,6 +282,11 @@ export class SchedulerMetrics {
   recordDisaggDecision(handler: { readonly type: string; readonly name: string }, model: string, decisionType: string): void {
     const family = handler.type === 'pd-profile-handler' ? this.pdDecisionTotal : this.disaggDecisionTotal;
     family.labels(handler.name, handler.type, model === '' ? 'unknown' : this.modelLabelOf(model), decisionType).inc();
+  }
+
+  /** Counts one model rewrite by the rule of InferenceModelRewrite `rewriteName`. */
+  recordModelRewrite(rewriteName: string, model: string, target: string): void {
+    this.modelRewriteDecisions.labels(rewriteName, this.modelLabelOf(model), this.modelLabelOf(target)).inc();
   }
 
   /** The label value of a model name: the configured `modelLabel` bound (unknown names share one value), else the name. */

@@ -19,6 +19,16 @@ export interface ClassifyDeps {
   readonly random: () => number;
   /** The config's request-header processors (`agent-identity`), in config order. */
   readonly headerProcessors: readonly RequestHeaderProcessor[];
+  /** Told each time a named rewrite rule rewrote the body model (for `model_rewrite_decisions_total`). */
+  readonly onRewrite?: ((rewriteName: string, model: string, target: string) => void) | undefined;
+}
+
+/** The rewrite rule's model for `model` (named when the resolver can name it), or undefined. */
+function rewriteOf(rewrites: ModelRewriteResolver | undefined, model: string, random: () => number): { readonly model: string; readonly rewriteName?: string } | undefined {
+  if (rewrites === undefined || model === '') return undefined;
+  if (rewrites.resolveRule !== undefined) return rewrites.resolveRule(model, random);
+  const target = rewrites.resolve(model, random);
+  return target === undefined ? undefined : { model: target };
 }
 
 /** A positive finite number of milliseconds, else undefined (llm-d ignores malformed SLOs). */
@@ -50,8 +60,11 @@ export function classifyRequest(request: InferenceRequest, options: PickOptions,
   const header = (field: Parameters<typeof readClassificationHeader>[1]): string | undefined => (trust ? readClassificationHeader(headers, field) : undefined);
 
   let targetModel = nonEmpty(cls?.modelRewrite) ?? nonEmpty(header('modelRewrite')) ?? request.model;
-  const ruled = request.model === '' ? undefined : deps.rewrites?.resolve(request.model, deps.random);
-  if (ruled !== undefined && ruled !== '') targetModel = ruled;
+  const ruled = rewriteOf(deps.rewrites, request.model, deps.random);
+  if (ruled !== undefined && ruled.model !== '') {
+    targetModel = ruled.model;
+    if (ruled.rewriteName !== undefined) deps.onRewrite?.(ruled.rewriteName, request.model, ruled.model);
+  }
   if (targetModel === '' && !WITHOUT_MODEL_FIELD.has(request.api)) {
     throw new SwitchyardError('BAD_REQUEST', 'model: required (the body names no model)');
   }

@@ -150,7 +150,14 @@ export class EndpointPicker implements RequestScheduler {
     this.metrics = options.metrics;
     const config = options.config ?? defaultConfig(options.registry ?? createDefaultRegistry(), this.pool, this.#clock);
     const headerProcessors = [...config.plugins.values()].filter(isRequestHeaderProcessor);
-    this.#classifyDeps = { objectives: options.objectives, rewrites: options.rewrites, random: this.#random, headerProcessors };
+    const metrics = options.metrics;
+    this.#classifyDeps = {
+      objectives: options.objectives,
+      rewrites: options.rewrites,
+      random: this.#random,
+      headerProcessors,
+      onRewrite: metrics === undefined ? undefined : (rewriteName, model, target) => metrics.recordModelRewrite(rewriteName, model, target),
+    };
     const configured = (config as Partial<LoadedConfig>).dataLayerSettings?.staleness;
     this.#staleness = validateStaleness({ ...configured, ...options.staleness });
     this.#staleGauge = options.metrics?.staleEndpoints.labels(options.poolName ?? 'utilization-detector');

@@ -2,7 +2,7 @@ export type { Classification, PickOptions, ParseTiming, Decision, RequestSchedul
 export { EndpointPicker } from './endpoint-picker.js';
 export { HeaderRecord } from './decision.js';
 export type { EndpointPickerOptions } from './endpoint-picker.js';
-export type { ObjectiveLookup, ModelRewriteResolver } from './lookups.js';
+export type { ObjectiveLookup, ModelRewriteResolver, ModelRewriteDecision } from './lookups.js';
 export { prefersIfAvailable } from './prefer.js';
 export type { IfAvailableMode, IfAvailableOptions } from './if-available.js';
 export { ifAvailableSectionSchema } from './if-available.js';

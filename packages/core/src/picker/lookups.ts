@@ -16,4 +16,21 @@ export interface ObjectiveLookup {
 export interface ModelRewriteResolver {
   /** The model to send instead of `model` (the client's body model), or undefined when no rule applies. */
   resolve(model: string, random: () => number): string | undefined;
+  /**
+   * Like {@link ModelRewriteResolver.resolve}, naming the rewrite whose rule applied, so the
+   * picker can count it in `model_rewrite_decisions_total` (optional: a resolver without it is
+   * used through `resolve` and its rewrites are not counted).
+   */
+  resolveRule?(model: string, random: () => number): ModelRewriteDecision | undefined;
+}
+
+/**
+ * A model rewrite that applied: the model sent instead, and the InferenceModelRewrite holding the rule.
+ * @public
+ */
+export interface ModelRewriteDecision {
+  /** The model to send. */
+  readonly model: string;
+  /** Name of the InferenceModelRewrite whose rule applied. */
+  readonly rewriteName: string;
 }
