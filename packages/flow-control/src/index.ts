@@ -20,9 +20,13 @@ export {
   flowControlPlugins, globalStrictFairnessPolicyPlugin, roundRobinFairnessPolicyPlugin,
   weightedDrrFairnessPolicyPlugin, fcfsOrderingPolicyPlugin, edfOrderingPolicyPlugin,
   sloDeadlineOrderingPolicyPlugin, staticUsageLimitPolicyPlugin, priorityHoldbackPolicyPlugin,
-  softReflectiveCeilingPolicyPlugin,
+  softReflectiveCeilingPolicyPlugin, sheddableEvictionFilterPlugin,
+  priorityThenTimeEvictionOrderPolicyPlugin, createSheddableEvictionFilter,
+  createPriorityThenTimeEvictionOrder, isEvictionFilter, isEvictionOrderPolicy,
+  SHEDDABLE_EVICTION_FILTER, PRIORITY_THEN_TIME_EVICTION_ORDER,
 } from './policies/index.js';
 export type {
+  EvictionCandidate, EvictionFilter, EvictionOrderPolicy,
   QueuedRequest, OrderingPolicy, FlowView, FlowSelector, FairnessPolicy, UsageLimitPolicy,
   RingNode, WeightedDrrOptions, ProgramAwareOptions, PriorityHoldbackOptions,
 } from './policies/index.js';

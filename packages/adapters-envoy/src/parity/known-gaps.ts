@@ -14,9 +14,7 @@ export const KNOWN_MISSING_TYPES: readonly string[] = [
   'multicluster-prefix-cache-scorer',
   'multicluster-queue-scorer',
   'multicluster-session-affinity-filter',
-  'priority-then-time-eviction-order-policy',
   'request-attribute-reporter',
-  'sheddable-eviction-filter',
   'vllmgrpc-parser',
 ];
 

@@ -10,6 +10,14 @@ import {
   type Plugin,
   type SaturationDetector,
 } from '@switchyard/core';
+import {
+  createPriorityThenTimeEvictionOrder,
+  createSheddableEvictionFilter,
+  isEvictionFilter,
+  isEvictionOrderPolicy,
+  PRIORITY_THEN_TIME_EVICTION_ORDER,
+  SHEDDABLE_EVICTION_FILTER,
+} from '../policies/eviction.js';
 import { createGlobalStrictFairness, GLOBAL_STRICT_FAIRNESS } from '../policies/global-strict.js';
 import { createFcfsOrdering, FCFS_ORDERING } from '../policies/ordering.js';
 import { isFairnessPolicy, isOrderingPolicy, isUsageLimitPolicy, type FairnessPolicy, type OrderingPolicy, type UsageLimitPolicy } from '../policies/types.js';
@@ -91,7 +99,8 @@ function path(segments: readonly PropertyKey[]): string {
  * instantiated `plugins` of the same config (by name). Missing references fall back to a plugin
  * of the default type's name when the config declares one, else to a default instance:
  * `global-strict-fairness-policy`, `fcfs-ordering-policy`, `static-usage-limit-policy`,
- * `utilization-detector`. Quantities (`"1k"`, `"10Gi"`) and durations (`"60s"`, `"500ms"`) are
+ * `utilization-detector`, and for eviction `sheddable-eviction-filter` and
+ * `priority-then-time-eviction-order-policy`. Quantities (`"1k"`, `"10Gi"`) and durations (`"60s"`, `"500ms"`) are
  * parsed; band limits of 0 mean the llm-d defaults (5000 requests, 1e9 bytes), global limits of
  * 0 mean none.
  * @param raw - the `flowControl` value of the config document (undefined = all defaults)
@@ -189,6 +198,10 @@ export function parseFlowControlConfig(
     usageLimitPolicy,
     detector,
     enableEviction: resolved.enableEviction,
+    // llm-d builds its eviction plugins internally (no reference field); a config's instance of
+    // either type, under its type's name, is used instead of the default one.
+    evictionFilter: ref(undefined, [], isEvictionFilter, 'an eviction filter', () => createSheddableEvictionFilter(), SHEDDABLE_EVICTION_FILTER),
+    evictionOrderPolicy: ref(undefined, [], isEvictionOrderPolicy, 'an eviction order policy', () => createPriorityThenTimeEvictionOrder(), PRIORITY_THEN_TIME_EVICTION_ORDER),
     flowGcMs: resolved.flowGcMs,
     bandGcMs: resolved.bandGcMs,
     evictionReclaimTimeoutMs: resolved.evictionReclaimTimeoutMs,

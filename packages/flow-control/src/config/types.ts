@@ -1,4 +1,5 @@
 import type { SaturationDetector } from '@switchyard/core';
+import type { EvictionFilter, EvictionOrderPolicy } from '../policies/eviction.js';
 import type { FairnessPolicy, OrderingPolicy, UsageLimitPolicy } from '../policies/types.js';
 
 /**
@@ -67,6 +68,10 @@ export interface FlowControlConfig {
   readonly detector: SaturationDetector;
   /** Whether dispatched negative-priority requests may be revoked to make room. @defaultValue false */
   readonly enableEviction: boolean;
+  /** Which dispatched requests eviction may revoke. @defaultValue `sheddable-eviction-filter` */
+  readonly evictionFilter: EvictionFilter;
+  /** The order victims are revoked in. @defaultValue `priority-then-time-eviction-order-policy` */
+  readonly evictionOrderPolicy: EvictionOrderPolicy;
   /** Idle time (ms) after which an empty flow is forgotten. @defaultValue 300_000 */
   readonly flowGcMs: number;
   /** Idle time (ms) after which an empty undeclared band is forgotten. @defaultValue 600_000 */

@@ -2,6 +2,7 @@ import { SwitchyardError, type Clock } from '@switchyard/core';
 import type { EventEmitter } from 'eventemitter3';
 import type { FlowControlConfig } from '../config/types.js';
 import type { FlowControlMetrics } from '../metrics/flow-metrics.js';
+import { isPriorityThenTime, type EvictionCandidate, type EvictionFilter, type EvictionOrderPolicy } from '../policies/eviction.js';
 import type { FlowControllerEvents } from './events.js';
 import { ItemState, type EvictionState, type FlowItem } from './item.js';
 
@@ -20,10 +21,17 @@ export interface EvictionHooks {
   timedOut(item: FlowItem): void;
 }
 
+/** The eviction view of a tracked grant. */
+function candidateOf(item: FlowItem): EvictionCandidate {
+  return { priority: item.flow.band.priority, dispatchedAt: (item.evict as EvictionState).dispatchedAt, seq: item.seq };
+}
+
 /**
- * In-flight eviction: tracks dispatched negative-priority grants in victim order (lowest priority
- * first, then most recently dispatched, so the request with the most work done survives longest)
- * and revokes them through their AbortSignal. A revocation frees capacity only when the caller
+ * In-flight eviction: tracks the dispatched grants the eviction filter admits (by default
+ * `sheddable-eviction-filter`: priority < 0) and revokes them through their AbortSignal in the
+ * order policy's order (by default `priority-then-time-eviction-order-policy`: lowest priority
+ * first, then most recently dispatched, so the request with the most work done survives longest;
+ * served from per-priority lists without comparing, any other policy by comparing every victim). A revocation frees capacity only when the caller
  * releases the grant; revocations still waiting for that are capped, so a blocked band does not
  * revoke a new batch on every event while the first batch is still winding down.
  */
@@ -35,9 +43,15 @@ export class Evictor {
   readonly #timeoutMs: number;
   readonly #maxPending: number;
   readonly #hooks: EvictionHooks;
+  readonly #filter: EvictionFilter;
+  readonly #order: EvictionOrderPolicy;
+  readonly #builtInOrder: boolean;
   #pending = 0;
 
-  constructor(clock: Clock, reclaimTimeoutMs: number, maxPending: number, hooks: EvictionHooks) {
+  constructor(clock: Clock, reclaimTimeoutMs: number, maxPending: number, hooks: EvictionHooks, filter: EvictionFilter, order: EvictionOrderPolicy) {
+    this.#filter = filter;
+    this.#order = order;
+    this.#builtInOrder = isPriorityThenTime(order);
     this.#clock = clock;
     this.#timeoutMs = reclaimTimeoutMs;
     this.#maxPending = maxPending;
@@ -49,7 +63,12 @@ export class Evictor {
     return this.#pending;
   }
 
-  /** Registers a fresh negative-priority grant as a possible victim. */
+  /** Whether a grant of this band priority, dispatched now, may be evicted (the eviction filter). */
+  eligible(priority: number, dispatchedAt: number, seq: number): boolean {
+    return this.#filter.eligible({ priority, dispatchedAt, seq });
+  }
+
+  /** Registers a fresh grant the filter admitted as a possible victim. */
   add(item: FlowItem): void {
     const p = item.flow.band.priority;
     let list = this.#lists.get(p);
@@ -105,13 +124,24 @@ export class Evictor {
     this.#hooks.reclaimed(item);
   }
 
+  /** The first victim of priority below `below`, in the order policy's order. */
   #pick(below: number): FlowItem | undefined {
-    for (const p of this.#priorities) {
-      if (p >= 0 || p >= below) return undefined;
-      const tail = this.#lists.get(p)?.tail;
-      if (tail !== undefined) return tail;
+    if (this.#builtInOrder) {
+      for (const p of this.#priorities) {
+        if (p >= below) return undefined;
+        const tail = this.#lists.get(p)?.tail;
+        if (tail !== undefined) return tail;
+      }
+      return undefined;
     }
-    return undefined;
+    let best: FlowItem | undefined;
+    for (const p of this.#priorities) {
+      if (p >= below) break;
+      for (let item = this.#lists.get(p)?.head; item !== undefined; item = item.evict?.next) {
+        if (best === undefined || this.#order.compare(candidateOf(item), candidateOf(best)) < 0) best = item;
+      }
+    }
+    return best;
   }
 
   #revoke(item: FlowItem): void {
@@ -141,5 +171,5 @@ export function createEvictor(config: FlowControlConfig, clock: Clock, metrics: 
       metrics?.revocationFinished('timed_out');
       events.emit('revocationTimedOut', item);
     },
-  });
+  }, config.evictionFilter, config.evictionOrderPolicy);
 }

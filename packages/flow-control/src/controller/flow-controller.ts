@@ -322,9 +322,9 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     this.#outstanding++;
     this.#outstandingTokens += item.tokens;
     flow.served += item.tokens;
-    if (this.#evictor !== undefined && flow.priority < 0) {
+    if (this.#evictor?.eligible(flow.band.priority, now, item.seq) === true) {
       const controller = new AbortController();
-      item.evict = { controller, prev: undefined, next: undefined, reclaimTimer: undefined };
+      item.evict = { controller, dispatchedAt: now, prev: undefined, next: undefined, reclaimTimer: undefined };
       item.revoked = controller.signal;
       this.#evictor.add(item);
     }

@@ -31,6 +31,8 @@ export interface ItemOwner {
 export interface EvictionState {
   /** Aborts the grant's `revoked` signal. */
   readonly controller: AbortController;
+  /** When the grant was dispatched (clock ms), for the eviction order. */
+  readonly dispatchedAt: number;
   /** Neighbours in the evictor's victim list. */
   prev: FlowItem | undefined;
   next: FlowItem | undefined;

@@ -91,6 +91,8 @@ describe('fairness policies', () => {
       'priority-holdback-policy',
       'soft-reflective-ceiling-policy',
       'program-aware-fairness',
+      'sheddable-eviction-filter',
+      'priority-then-time-eviction-order-policy',
     ]);
   });
 });

@@ -21,6 +21,17 @@ export { createSoftReflectiveCeiling, SOFT_REFLECTIVE_CEILING } from './soft-ref
 export { createStaticUsageLimit, createPriorityHoldback, STATIC_USAGE_LIMIT, PRIORITY_HOLDBACK } from './usage-limits.js';
 export type { PriorityHoldbackOptions } from './usage-limits.js';
 export {
+  createSheddableEvictionFilter,
+  createPriorityThenTimeEvictionOrder,
+  isEvictionFilter,
+  isEvictionOrderPolicy,
+  SHEDDABLE_EVICTION_FILTER,
+  PRIORITY_THEN_TIME_EVICTION_ORDER,
+} from './eviction.js';
+export type { EvictionCandidate, EvictionFilter, EvictionOrderPolicy } from './eviction.js';
+export {
+  sheddableEvictionFilterPlugin,
+  priorityThenTimeEvictionOrderPolicyPlugin,
   flowControlPlugins,
   globalStrictFairnessPolicyPlugin,
   roundRobinFairnessPolicyPlugin,

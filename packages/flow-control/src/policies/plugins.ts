@@ -7,6 +7,7 @@ import { PRIORITY_HOLDBACK, STATIC_USAGE_LIMIT, createPriorityHoldback, createSt
 import { WEIGHTED_DRR_FAIRNESS, createWeightedDrrFairness } from './weighted-drr.js';
 import { SOFT_REFLECTIVE_CEILING, createSoftReflectiveCeiling } from './soft-reflective-ceiling.js';
 import { programAwareFairnessPlugin } from './program-aware-plugin.js';
+import { PRIORITY_THEN_TIME_EVICTION_ORDER, SHEDDABLE_EVICTION_FILTER, createPriorityThenTimeEvictionOrder, createSheddableEvictionFilter } from './eviction.js';
 
 const noParams = z.strictObject({}).prefault({});
 
@@ -158,6 +159,22 @@ export const softReflectiveCeilingPolicyPlugin = definePlugin({
   description: 'Lower bands close as saturation passes their reflective ceiling, with a duty-cycled trickle.',
 });
 
+/** `sheddable-eviction-filter` plugin definition (no parameters, as in llm-d; the default eviction filter). @public */
+export const sheddableEvictionFilterPlugin = definePlugin({
+  type: SHEDDABLE_EVICTION_FILTER,
+  parameters: noParams,
+  create: (_p, ctx) => createSheddableEvictionFilter(ctx.name),
+  description: 'With flowControl.enableEviction: only sheddable (priority < 0) in-flight requests may be evicted.',
+});
+
+/** `priority-then-time-eviction-order-policy` plugin definition (no parameters, as in llm-d; the default eviction order). @public */
+export const priorityThenTimeEvictionOrderPolicyPlugin = definePlugin({
+  type: PRIORITY_THEN_TIME_EVICTION_ORDER,
+  parameters: noParams,
+  create: (_p, ctx) => createPriorityThenTimeEvictionOrder(ctx.name),
+  description: 'With flowControl.enableEviction: evict the lowest priority first, the most recently dispatched first within one.',
+});
+
 /**
  * Every flow-control policy plugin definition. Prefer registering `flowControlPack`, which also
  * gives `flowControl`-gated configs llm-d's default policies.
@@ -175,4 +192,6 @@ export const flowControlPlugins: readonly PluginDefinition[] = [
   priorityHoldbackPolicyPlugin,
   softReflectiveCeilingPolicyPlugin,
   programAwareFairnessPlugin,
+  sheddableEvictionFilterPlugin,
+  priorityThenTimeEvictionOrderPolicyPlugin,
 ] as readonly PluginDefinition[];

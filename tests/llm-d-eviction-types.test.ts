@@ -1,0 +1,34 @@
+/*
+ * llm-d's eviction plugin types in a config both CLIs load: listed in `plugins` with
+ * `flowControl.enableEviction`, they start switchyard-epp and switchyard-gateway and route.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelServer, loadErrorOf, throughEpp, throughGateway, withConfigFile } from './support/both-clis.js';
+
+const ANSWER = '{"id":"x","object":"text_completion","model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1}}';
+const server = new ModelServer((_path, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
+beforeAll(async () => {
+  await server.start();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+const HEAD = 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\nfeatureGates:\n- flowControl\n';
+const probe = { path: '/v1/completions', body: '{"model":"m","prompt":"hello"}' };
+
+describe('sheddable-eviction-filter and priority-then-time-eviction-order-policy', () => {
+  it('load with flowControl.enableEviction in both CLIs and route a request', async () => {
+    const yaml = `${HEAD}plugins:\n- type: sheddable-eviction-filter\n- type: priority-then-time-eviction-order-policy\n- type: queue-scorer\nflowControl:\n  enableEviction: true\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: queue-scorer\n`;
+    await withConfigFile(yaml, async (file) => {
+      expect(await throughEpp(file, server.address, probe)).toEqual({ destination: server.address });
+      expect(await throughGateway(file, server.address, probe)).toEqual({ status: 200, body: ANSWER });
+    });
+  });
+
+  it('take no parameters: an unknown one fails the load in both, naming it', async () => {
+    const errors = await loadErrorOf(`${HEAD}plugins:\n- type: sheddable-eviction-filter\n  parameters:\n    minPriority: -1\n- type: queue-scorer\n`, server.address);
+    expect(errors.epp).toMatch(/minPriority/);
+    expect(errors.gateway).toMatch(/minPriority/);
+  });
+});
