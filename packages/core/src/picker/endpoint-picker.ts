@@ -156,7 +156,9 @@ export class EndpointPicker implements RequestScheduler {
       rewrites: options.rewrites,
       random: this.#random,
       headerProcessors,
-      onRewrite: metrics === undefined ? undefined : (rewriteName, model, target) => metrics.recordModelRewrite(rewriteName, model, target),
+      onRewrite: metrics === undefined ? undefined : (rewriteName, model, target) => {
+        metrics.recordModelRewrite(rewriteName, model, target);
+      },
     };
     const configured = (config as Partial<LoadedConfig>).dataLayerSettings?.staleness;
     this.#staleness = validateStaleness({ ...configured, ...options.staleness });
