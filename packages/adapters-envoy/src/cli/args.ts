@@ -97,8 +97,8 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --host ADDR               bind address of both ports (default 0.0.0.0)
   --tls-cert FILE           serve gRPC over TLS with this PEM certificate (needs --tls-key)
   --tls-key FILE            PEM private key of --tls-cert
-  --transport T             who speaks gRPC on both ports: grpc-js (default, @grpc/grpc-js) or
-                            http2 (gRPC framed on node:http2, no gRPC library; docs/envoy.md)
+  --transport T             who speaks gRPC on both ports: http2 (default: gRPC framed on
+                            node:http2, no gRPC library) or grpc-js (@grpc/grpc-js; docs/envoy.md)
   --scrape-interval-ms N    model-server /metrics poll interval (default: the config's
                             metrics-data-source interval, else 50; minimum 50)
   --max-body-bytes N        largest request body accepted (default 16 MiB)

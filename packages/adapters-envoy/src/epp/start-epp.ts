@@ -51,7 +51,7 @@ export interface EppOptions {
   /**
    * Who speaks gRPC: `grpc-js` (`@grpc/grpc-js`) or `http2` (gRPC on `node:http2`, no gRPC
    * library); see `startEppServer`'s `transport`.
-   * @defaultValue 'grpc-js'
+   * @defaultValue 'http2'
    */
   readonly transport?: EppTransport | undefined;
   /**

@@ -86,7 +86,7 @@ export interface EppServerOptions extends ExtProcStreamOptions {
    * Who speaks gRPC: `grpc-js` (`@grpc/grpc-js`, an optional peer) or `http2` (gRPC framed
    * directly on `node:http2`: no gRPC library on the request path, cheaper per decision;
    * docs/benchmarks.md). Both pass the same protocol tests.
-   * @defaultValue 'grpc-js'
+   * @defaultValue 'http2'
    */
   readonly transport?: EppTransport | undefined;
   /** Directory of the .proto files for the `proto-loader` codec; defaults to the package's own `proto/`. */

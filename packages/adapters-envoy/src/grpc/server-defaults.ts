@@ -40,7 +40,7 @@ export const EPP_SERVER_DEFAULTS: EppServerDefaults = Object.freeze({
   port: 9002,
   shutdownGraceMs: 30_000,
   codec: 'builtin' as const,
-  transport: 'grpc-js' as const,
+  transport: 'http2' as const,
   keepalive: Object.freeze({ timeMs: 30_000, timeoutMs: 10_000 }),
 });
 

@@ -10,8 +10,9 @@ import { resolveEppServerOptions } from './server-defaults.js';
 /**
  * Starts the endpoint picker: `envoy.service.ext_proc.v3.ExternalProcessor/Process` and
  * `grpc.health.v1.Health` on one gRPC port (and health alone on `healthPort` when given). The
- * `transport` option picks who speaks gRPC: `grpc-js` (`@grpc/grpc-js`, an optional peer loaded
- * here on first use) or `http2` (gRPC framed directly on `node:http2`, no gRPC library).
+ * `transport` option picks who speaks gRPC: `http2` (the default: gRPC framed directly on
+ * `node:http2`, no gRPC library) or `grpc-js` (`@grpc/grpc-js`, an optional peer loaded here on
+ * first use).
  * @example
  * ```ts
  * const server = await startEppServer({ scheduler: picker, pool, port: 9002 });
