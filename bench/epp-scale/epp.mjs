@@ -12,6 +12,7 @@ const epp = await startEpp({
   endpoints,
   host: '127.0.0.1',
   grpcPort: 0,
+  transport: process.env.TRANSPORT ?? 'http2',
   metricsPort: false,
   scrapeIntervalMs: process.env.SCRAPE_MS === 'off' ? false : Number(process.env.SCRAPE_MS ?? 50),
   log: () => undefined,

@@ -3,7 +3,8 @@
  * endpoints with metrics, the real EndpointPicker, and a raw node:http2 "Envoy"
  * in a worker thread, sending pre-encoded messages. Baselines in the same run: a bare node:http2
  * server and a bare grpc-js server answering with the very bytes the EPP answers, with no ext_proc
- * logic. Scenarios run interleaved in short slices (see harness.ts).
+ * logic. Every EPP row is grpc-js unless it says http2 transport (the same schedulers behind
+ * `transport: 'http2'`). Scenarios run interleaved in short slices (see harness.ts).
  *
  * Run: npx vitest bench --run packages/adapters-envoy/bench/ext-proc.bench.ts
  * Results: docs/benchmarks/envoy.md.
@@ -65,9 +66,12 @@ async function setup() {
       Promise.resolve({ ...first, request: { ...first.request, request, id: request.id }, body: request.rawBody, complete: () => undefined, onResponseStart: () => undefined, onUsage: () => undefined }),
   };
   const servers = {
-    constant: await startEppServer({ scheduler: constant, pool, host: '127.0.0.1', port: 0 }),
-    picker: await startEppServer({ scheduler: picker, pool, host: '127.0.0.1', port: 0 }),
-    prefix: await startEppServer({ scheduler: prefixPicker, pool, host: '127.0.0.1', port: 0 }),
+    constant: await startEppServer({ transport: 'grpc-js', scheduler: constant, pool, host: '127.0.0.1', port: 0 }),
+    picker: await startEppServer({ transport: 'grpc-js', scheduler: picker, pool, host: '127.0.0.1', port: 0 }),
+    prefix: await startEppServer({ transport: 'grpc-js', scheduler: prefixPicker, pool, host: '127.0.0.1', port: 0 }),
+    // The same schedulers behind the http2 transport: the transport's cost, same run.
+    constantH2: await startEppServer({ transport: 'http2', scheduler: constant, pool, host: '127.0.0.1', port: 0 }),
+    pickerH2: await startEppServer({ transport: 'http2', scheduler: picker, pool, host: '127.0.0.1', port: 0 }),
   };
   const capture = async (f: Frames): Promise<Buffer[]> => {
     const c = new RawEnvoy(servers.picker.port);
@@ -86,6 +90,8 @@ async function setup() {
     constant: servers.constant.port,
     picker: servers.picker.port,
     prefix: servers.prefix.port,
+    constantH2: servers.constantH2.port,
+    pickerH2: servers.pickerH2.port,
     h2Small: baselines.h2Small.port,
     h2Large: baselines.h2Large.port,
     grpcSmall: baselines.grpcSmall.port,
@@ -113,6 +119,8 @@ describe('ext_proc endpoint picker', () => {
         { name: '4 KB · baseline: grpc-js, canned replies', concurrency: n, remote: { port: ports.grpcSmall, frames: SMALL } },
         { name: '4 KB · EPP, constant decision', concurrency: n, remote: { port: ports.constant, frames: SMALL } },
         { name: '4 KB · EPP, default picker', concurrency: n, remote: { port: ports.picker, frames: SMALL } },
+        { name: '4 KB · EPP http2 transport, constant decision', concurrency: n, remote: { port: ports.constantH2, frames: SMALL } },
+        { name: '4 KB · EPP http2 transport, default picker', concurrency: n, remote: { port: ports.pickerH2, frames: SMALL } },
         { name: '4 KB · EPP, default picker + prefix index', concurrency: n, remote: { port: ports.prefix, frames: SMALL } },
       ]);
       const inProcess: Scenario[] = [
@@ -126,6 +134,8 @@ describe('ext_proc endpoint picker', () => {
         { name: '800 KB · baseline: node:http2, canned replies', concurrency: 1, remote: { port: ports.h2Large, frames: LARGE } },
         { name: '800 KB · EPP, constant decision', concurrency: 1, remote: { port: ports.constant, frames: LARGE } },
         { name: '800 KB · EPP, default picker', concurrency: 1, remote: { port: ports.picker, frames: LARGE } },
+        { name: '800 KB · EPP http2 transport, constant decision', concurrency: 1, remote: { port: ports.constantH2, frames: LARGE } },
+        { name: '800 KB · EPP http2 transport, default picker', concurrency: 1, remote: { port: ports.pickerH2, frames: LARGE } },
         { name: '800 KB · EPP, default picker + prefix index', concurrency: 1, remote: { port: ports.prefix, frames: LARGE } },
       ];
       try {
