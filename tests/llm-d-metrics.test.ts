@@ -10,8 +10,6 @@
  * compatibility table is generated from the result.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText, type MetricFamily } from '@switchyard/core';
@@ -22,6 +20,7 @@ import { EnvoyEmulator, type EmulatedStream } from '../packages/adapters-envoy/s
 import { chunkOf, kindOf, reqBody, reqHeaders, respBody, respHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
 import { parseMetricCatalogue, type CatalogueMetric } from '../packages/adapters-envoy/src/test-support/metric-catalogue.js';
 import { DELIBERATELY_ABSENT, EPP_ONLY, NOT_OBSERVED, NOT_YET } from '../packages/adapters-envoy/src/parity/metric-gaps.js';
+import { startModelServerStub, type ModelServerStub } from '../packages/adapters-express/src/test-support/model-server-stub.js';
 
 const CATALOGUE_FILE = new URL('../packages/adapters-envoy/src/parity/fixtures/llm-d-metrics.md', import.meta.url);
 const CONFIG = fileURLToPath(new URL('./fixtures/llm-d-metrics-config.yaml', import.meta.url));
@@ -45,31 +44,22 @@ const chat = (stream: boolean, withImage = false): string =>
 /** A request the model server fails (500), for `request_error_total{error_code="ModelServerError"}`. */
 const FAILING = JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'please fail' }] });
 
-let upstream: Server;
+let upstream: ModelServerStub;
 let address: string;
 /** Polls of the model server's /metrics so far: one in five fails, one in five has no engine metrics. */
 let metricsPolls = 0;
 
 beforeAll(async () => {
   // A model server: /metrics in vLLM's names; chat answered as JSON, or as SSE when asked to stream.
-  upstream = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.url === '/metrics') {
-        // For llm-d's data-layer error families: a failed poll, and a page no extractor can read.
-        metricsPolls++;
-        if (metricsPolls % 5 === 2) {
-          res.writeHead(503).end();
-          return;
-        }
-        if (metricsPolls % 5 === 4) {
-          res.writeHead(200, { 'content-type': 'text/plain' }).end('process_cpu_seconds_total 1\n');
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('vllm:num_requests_waiting 1\nvllm:num_requests_running 2\nvllm:kv_cache_usage_perc 0.25\n');
-        return;
-      }
+  upstream = await startModelServerStub({
+    metrics: () => {
+      // For llm-d's data-layer error families: a failed poll, and a page no extractor can read.
+      metricsPolls++;
+      if (metricsPolls % 5 === 2) return { status: 503, body: '' };
+      if (metricsPolls % 5 === 4) return 'process_cpu_seconds_total 1\n';
+      return 'vllm:num_requests_waiting 1\nvllm:num_requests_running 2\nvllm:kv_cache_usage_perc 0.25\n';
+    },
+    inference: (_req, res, body) => {
       if (body === FAILING) {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"boom"}');
         return;
@@ -86,14 +76,13 @@ beforeAll(async () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON_REPLY);
-    });
+    },
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  address = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  address = upstream.address;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => upstream.close(resolve));
+  await upstream.close();
 });
 
 /** Waits until the stream has a reply satisfying `done`. */

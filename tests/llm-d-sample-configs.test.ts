@@ -7,8 +7,6 @@
  * a gap (or opening one) fails this test until the list is updated.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEppCli, type RunningEpp } from '@switchyard/envoy';
@@ -16,6 +14,7 @@ import { waitFor } from '@switchyard/core/testing';
 import { runGatewayCli } from '@switchyard/express';
 import { EnvoyEmulator } from '../packages/adapters-envoy/src/test-support/envoy-client.js';
 import { reqBody, reqHeaders, setHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
+import { CHAT_COMPLETION_REPLY, startModelServerStub, type ModelServerStub } from '../packages/adapters-express/src/test-support/model-server-stub.js';
 
 const DIR = new URL('../packages/adapters-envoy/src/parity/fixtures/', import.meta.url);
 const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
@@ -29,34 +28,24 @@ const NOT_YET: Readonly<Record<string, RegExp>> = {
 /** Samples whose only profile keeps endpoints of one role: unlabelled servers are refused (429), as llm-d refuses them. */
 const ROLE_ONLY = new Set(['sim-epp-encode-config.yaml', 'sim-epp-prefill-config.yaml']);
 
-let upstream: Server;
+let upstream: ModelServerStub;
 let address: string;
 const received: string[] = [];
 
 beforeAll(async () => {
-  // A model server: completions answered with a tiny JSON body, anything else 404, /metrics empty.
-  upstream = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.url === '/v1/models') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'vllm', parent: null }, { id: 'lora-1', object: 'model', owned_by: 'vllm', parent: 'm' }] }));
-        return;
-      }
-      if (req.url === '/metrics') {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('vllm:num_requests_waiting 0\nvllm:num_requests_running 0\nvllm:kv_cache_usage_perc 0\n');
-        return;
-      }
+  // A model server: completions answered with a tiny JSON body, /metrics idle, two models.
+  upstream = await startModelServerStub({
+    models: [{ id: 'm', object: 'model', owned_by: 'vllm', parent: null }, { id: 'lora-1', object: 'model', owned_by: 'vllm', parent: 'm' }],
+    inference: (req, res) => {
       received.push(`${req.method ?? ''} ${req.url ?? ''}`);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }));
-    });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(CHAT_COMPLETION_REPLY);
+    },
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  address = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  address = upstream.address;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => upstream.close(resolve));
+  await upstream.close();
 });
 
 const CHAT = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello from a sample config' }], max_tokens: 8 });

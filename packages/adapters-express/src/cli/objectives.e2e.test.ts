@@ -6,52 +6,42 @@
  * gateway dispatched them, and nothing depends on timing.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitFor } from '@switchyard/core/testing';
 import { runGatewayCli, type GatewayCliResult } from './run.js';
 import { post } from '../test-support/harness.js';
+import { CHAT_COMPLETION_REPLY, startModelServerStub, type ModelServerStub } from '../test-support/model-server-stub.js';
 
 /** Completions received, in arrival order (by prompt), each answered when released. */
 const arrived: string[] = [];
 const held: ServerResponse[] = [];
-let upstream: Server;
+let upstream: ModelServerStub;
 let address: string;
 
 function releaseOne(): void {
   const res = held.shift();
   if (res === undefined) throw new Error('nothing held');
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }));
+  res.writeHead(200, { 'content-type': 'application/json' }).end(CHAT_COMPLETION_REPLY);
 }
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      if (req.url === '/metrics') {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('vllm:num_requests_waiting 0\nvllm:num_requests_running 0\nvllm:kv_cache_usage_perc 0\n');
-        return;
-      }
-      if (req.url === '/v1/models') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'm', object: 'model', owned_by: 'vllm' }] }));
-        return;
-      }
+  upstream = await startModelServerStub({
+    models: [{ id: 'm', object: 'model', owned_by: 'vllm' }],
+    inference: (_req, res, body) => {
       const parsed = JSON.parse(body) as { messages: { content: string }[] };
       arrived.push(parsed.messages[0]?.content ?? '?');
       held.push(res);
-    });
+    },
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  address = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  address = upstream.address;
 });
 
 afterAll(async () => {
   while (held.length > 0) releaseOne();
-  await new Promise((resolve) => upstream.close(resolve));
+  await upstream.close();
 });
 
 const CONFIG = (endpoint: string): string => `apiVersion: llm-d.ai/v1alpha1
