@@ -110,7 +110,7 @@ export type {
 } from './saturation/index.js';
 
 // Plugin registry and packs
-export { definePlugin, PluginRegistry, createDefaultRegistry } from './registry/index.js';
+export { definePlugin, PluginRegistry, createDefaultRegistry, renamedPluginDefinition } from './registry/index.js';
 export type {
   PluginDefinition, PluginFactoryContext, RegisterOptions, PluginPack, ConfigSections,
   AdmissionFactory, AdmissionFactoryContext,
@@ -169,7 +169,9 @@ export {
   fileDiscoveryParameters, createFileDiscovery, FILE_DISCOVERY, FILE_WATCH_POLL_MS,
   k8sNotificationSourcePlugin, k8sNotificationSourceParameters, isK8sNotificationSource,
   K8S_NOTIFICATION_SOURCE, p2pSourceProducerPlugin, p2pSourceProducerParameters, bestMatchAttribute,
-  chooseKvSource, P2P_SOURCE_PRODUCER, KV_CACHE_SOURCE_HEADER,
+  chooseKvSource, P2P_SOURCE_PRODUCER, KV_CACHE_SOURCE_HEADER, multiclusterFileDiscoveryPlugin,
+  clusterEndpointSpecOf, MULTICLUSTER_FILE_DISCOVERY, METRICS_PORT_LABEL, multiclusterQueueScorerPlugin,
+  multiclusterKvCacheUtilizationScorerPlugin, MULTICLUSTER_ATTRIBUTES, multiclusterSessionAffinityFilterPlugin,
 } from './plugins/index.js';
 export type {
   DiscoveryTarget, EndpointDiscovery, FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint,

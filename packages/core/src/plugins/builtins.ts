@@ -58,6 +58,9 @@ import { headerProfileHandlerPlugin } from './profile-handlers/header-profile-ha
 import { fileDiscoveryPlugin } from './discovery/file-discovery.js';
 import { k8sNotificationSourcePlugin } from './data-layer/k8s-notification-source.js';
 import { p2pSourceProducerPlugin } from './producers/p2p-source-producer.js';
+import { multiclusterFileDiscoveryPlugin } from './discovery/multicluster-file-discovery.js';
+import { multiclusterKvCacheUtilizationScorerPlugin, multiclusterQueueScorerPlugin } from './scorers/multicluster-scorers.js';
+import { multiclusterSessionAffinityFilterPlugin } from './filters/multicluster-session-affinity-filter.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -133,5 +136,9 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   fileDiscoveryPlugin,
   k8sNotificationSourcePlugin,
   p2pSourceProducerPlugin,
+  multiclusterFileDiscoveryPlugin,
+  multiclusterQueueScorerPlugin,
+  multiclusterKvCacheUtilizationScorerPlugin,
+  multiclusterSessionAffinityFilterPlugin,
   ...requestParserPlugins,
 ];

@@ -1,4 +1,4 @@
-import { prefixBasedPdDeciderPlugin, type PluginDefinition, type PluginPack, type PluginRegistry } from '@switchyard/core';
+import { prefixBasedPdDeciderPlugin, renamedPluginDefinition, type PluginDefinition, type PluginPack, type PluginRegistry } from '@switchyard/core';
 import type { Registry } from 'prom-client';
 import { consoleLogger, type PrefixIndexLogger } from '../api/logger.js';
 import { PrefixHasher } from '../hashing/prefix-hasher.js';
@@ -37,7 +37,8 @@ export interface PrefixIndexPluginOptions {
 }
 
 /**
- * The package as a plugin pack: `token-producer`, `approx-prefix-cache-producer`,
+ * The package as a plugin pack: `token-producer`, `approx-prefix-cache-producer` (and llm-d's
+ * `multicluster-approx-prefix-cache-producer` / `multicluster-prefix-cache-scorer` twins),
  * `burst-prefix-cache-producer`, `precise-prefix-cache-producer`, `precise-prefix-cache-scorer`
  * (llm-d's all-in-one legacy), `prefix-cache-scorer`, `no-hit-lru-scorer`, `lmetric-scorer` and
  * `prefix-cache-affinity-filter`, sharing one hasher, metrics and logger. `prefix-based-pd-decider`
@@ -66,10 +67,13 @@ export function prefixIndexPack(options: PrefixIndexPluginOptions = {}): PluginP
       tokenProducerDefinition(env),
       legacyTokenizerDefinition(env),
       approximateProducerDefinition(env),
+      // llm-d's cross-cluster names: same factories, another reported type.
+      renamedPluginDefinition(approximateProducerDefinition(env), 'multicluster-approx-prefix-cache-producer', 'approx-prefix-cache-producer for cluster endpoints (multicluster discovery).'),
       burstProducerDefinition(env),
       preciseProducerDefinition(env),
       preciseScorerDefinition(env),
       prefixCacheScorerDefinition(env),
+      renamedPluginDefinition(prefixCacheScorerDefinition(env), 'multicluster-prefix-cache-scorer', 'prefix-cache-scorer for cluster endpoints (multicluster discovery).'),
       noHitLruScorerDefinition,
       lmetricScorerDefinition,
       affinityFilterDefinition,

@@ -2,13 +2,17 @@ import { z } from 'zod';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 
-/** Type of llm-d's Kubernetes object notification source. @public */
+/**
+ * Type of llm-d's Kubernetes object notification source. @public
+ * @category Built-in plugins
+ */
 export const K8S_NOTIFICATION_SOURCE = 'k8s-notification-source';
 
 /**
  * Parameters of `k8s-notification-source`: the group, version and kind of the objects to watch,
  * as llm-d takes them (`group` may be `""`, the core API group; `version` and `kind` are required).
  * @public
+ * @category Built-in plugins
  */
 export const k8sNotificationSourceParameters = z.strictObject({
   group: z.string(),
@@ -16,7 +20,10 @@ export const k8sNotificationSourceParameters = z.strictObject({
   kind: z.string().min(1),
 });
 
-/** One add / update / delete of a watched object, as a Kubernetes watch reports it. @public */
+/**
+ * One add / update / delete of a watched object, as a Kubernetes watch reports it. @public
+ * @category Built-in plugins
+ */
 export interface ObjectNotification {
   /** What happened. */
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -24,7 +31,10 @@ export interface ObjectNotification {
   readonly object: Readonly<Record<string, unknown>>;
 }
 
-/** An extractor fed by a notification source (llm-d's notification extractor). @public */
+/**
+ * An extractor fed by a notification source (llm-d's notification extractor). @public
+ * @category Built-in plugins
+ */
 export interface NotificationExtractor extends Plugin {
   /** Handles one event of the source's kind. */
   onNotification(event: ObjectNotification): void;
@@ -35,6 +45,7 @@ export interface NotificationExtractor extends Plugin {
  * extractors wired to it in `dataLayer.sources`. Something that watches Kubernetes delivers them;
  * as in llm-d, nothing does outside Kubernetes mode.
  * @public
+ * @category Built-in plugins
  */
 export interface K8sNotificationSource extends Plugin {
   /** `group/version, Kind=kind` (llm-d's GVK string, `v1, Kind=Pod` for the core group). */
@@ -47,7 +58,10 @@ export interface K8sNotificationSource extends Plugin {
   deliver(event: ObjectNotification): void;
 }
 
-/** True when `p` is a {@link K8sNotificationSource}. @public */
+/**
+ * True when `p` is a {@link K8sNotificationSource}. @public
+ * @category Built-in plugins
+ */
 export function isK8sNotificationSource(p: Plugin): p is K8sNotificationSource {
   return p.type === K8S_NOTIFICATION_SOURCE && typeof (p as Partial<K8sNotificationSource>).deliver === 'function';
 }
@@ -85,6 +99,7 @@ class NotificationFanOut implements K8sNotificationSource {
  * fans events out to the extractors wired to it; no Switchyard extractor consumes object
  * notifications and no adapter starts the watch yet, so today it delivers nothing.
  * @public
+ * @category Built-in plugins
  */
 export const k8sNotificationSourcePlugin = definePlugin({
   type: K8S_NOTIFICATION_SOURCE,

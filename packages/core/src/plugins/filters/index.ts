@@ -12,3 +12,4 @@ export { headerBasedTestingFilterPlugin, endpointsNamedBy, HEADER_BASED_TESTING_
 export { topologyAffinityFilterPlugin, topologyAffinityFilterParameters, TOPOLOGY_AFFINITY_FILTER } from './topology-affinity-filter.js';
 export { utilizationFilterPlugin, utilizationFilterParameters, utilizationValue, UTILIZATION_FILTER, UTILIZATION_METRICS } from './utilization-filter.js';
 export type { UtilizationMetric } from './utilization-filter.js';
+export { multiclusterSessionAffinityFilterPlugin } from './multicluster-session-affinity-filter.js';

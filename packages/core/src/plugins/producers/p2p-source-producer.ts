@@ -5,13 +5,22 @@ import { Attributes, attributeKey, prefixMatchAttribute, type AttributeKey } fro
 import type { CycleContext, DataProducer, RequestLifecycle, SchedulingResult } from '../../scheduling/plugins.js';
 import type { SchedulingRequest } from '../../scheduling/request.js';
 
-/** Type of llm-d's P2P KV-cache source selector. @public */
+/**
+ * Type of llm-d's P2P KV-cache source selector. @public
+ * @category Built-in plugins
+ */
 export const P2P_SOURCE_PRODUCER = 'p2p-source-producer';
 
-/** Request header naming the endpoint to pull KV blocks from (llm-d's P2P KV transfer). @public */
+/**
+ * Request header naming the endpoint to pull KV blocks from (llm-d's P2P KV transfer). @public
+ * @category Built-in plugins
+ */
 export const KV_CACHE_SOURCE_HEADER = 'x-kv-cache-source-host-port';
 
-/** Parameters of `p2p-source-producer`, with llm-d's names and defaults. @public */
+/**
+ * Parameters of `p2p-source-producer`, with llm-d's names and defaults. @public
+ * @category Built-in plugins
+ */
 export const p2pSourceProducerParameters = z
   .strictObject({
     prefixMatchInfoProducerName: z.string().default(''),
@@ -24,6 +33,7 @@ export const p2pSourceProducerParameters = z
  * Attribute a `p2p-source-producer` instance writes: the best KV source endpoint of the request,
  * `best-match/<instance name>` as llm-d names the data key.
  * @public
+ * @category Built-in plugins
  */
 export function bestMatchAttribute(producerName: string = P2P_SOURCE_PRODUCER): AttributeKey<Endpoint> {
   return attributeKey(`best-match/${producerName}`);
@@ -41,6 +51,7 @@ function fnv32a(text: string): number {
  * most cached tokens, weighted `1 / (1 + waiting queue)`, one drawn deterministically by
  * FNV-32a(request id) / 2³² over the cumulative weights. Undefined when nobody holds anything.
  * @public
+ * @category Built-in plugins
  */
 export function chooseKvSource(requestId: string, endpoints: readonly Endpoint[], cachedTokens: (e: Endpoint) => number, blockSizeTokens: number): Endpoint | undefined {
   let max = 0;
@@ -106,6 +117,7 @@ class P2pSource implements DataProducer, RequestLifecycle {
  * Cached tokens are the prefix producer's unweighted cached blocks × block size (llm-d prefers
  * the CPU-tier count when the precise index reports tiers; Switchyard's match info has none).
  * @public
+ * @category Built-in plugins
  */
 export const p2pSourceProducerPlugin = definePlugin({
   type: P2P_SOURCE_PRODUCER,

@@ -19,3 +19,4 @@ export { mmEmbeddingsCacheScorerPlugin } from './mm-embeddings-cache-scorer.js';
 export { endpointAttributeScorerPlugin, endpointAttributeScorerParameters, endpointAttributeScores, ENDPOINT_ATTRIBUTE_SCORER } from './endpoint-attribute-scorer.js';
 export { headerLabelAffinityScorerPlugin, headerLabelAffinityScorerParameters, HEADER_LABEL_AFFINITY_SCORER } from './header-label-affinity-scorer.js';
 export { topologyAffinityScorerPlugin, topologyAffinityScorerParameters, TOPOLOGY_AFFINITY_SCORER, TOPOLOGY_AFFINITY_SCORES } from './topology-affinity-scorer.js';
+export { multiclusterQueueScorerPlugin, multiclusterKvCacheUtilizationScorerPlugin, MULTICLUSTER_ATTRIBUTES } from './multicluster-scorers.js';
