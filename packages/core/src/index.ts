@@ -144,6 +144,7 @@ export {
   isDcgmExtractor, DCGM_EXTRACTOR, DCGM_GPU_UTIL_METRIC, topologyExtractorPlugin,
   topologyExtractorParameters, topologyAttribute, isTopologyExtractor, TOPOLOGY_EXTRACTOR,
   probabilisticAdmitterPlugin, probabilisticAdmitterParameters, createProbabilisticAdmitter,
+  latencySloAdmitterPlugin, createLatencySloAdmitter, LATENCY_SLO_ADMITTER,
   admitterSaturation, rejectionProbability, PROBABILISTIC_ADMITTER, mmEmbeddingsCacheProducerPlugin,
   mmEmbeddingsCacheProducerParameters, encoderCacheAttribute, multimodalItems, MM_EMBEDDINGS_CACHE_PRODUCER,
   mmEmbeddingsCacheScorerPlugin, endpointAttributeFilterPlugin, endpointAttributeFilterParameters,

@@ -5,7 +5,6 @@
 export const KNOWN_MISSING_TYPES: readonly string[] = [
   'destination-endpoint-served-verifier',
   'disaggregatedset-rollout-screener',
-  'latency-slo-admitter',
   'multicluster-metrics-data-source',
   'multicluster-metrics-extractor',
   'request-attribute-reporter',

@@ -5,6 +5,7 @@ import { dcgmDataSourcePlugin } from './data-layer/dcgm-data-source.js';
 import { dcgmExtractorPlugin } from './data-layer/dcgm-extractor.js';
 import { mmEmbeddingsCacheProducerPlugin } from './producers/mm-embeddings-cache-producer.js';
 import { mmEmbeddingsCacheScorerPlugin } from './scorers/mm-embeddings-cache-scorer.js';
+import { latencySloAdmitterPlugin } from './admitters/latency-slo-admitter.js';
 import { probabilisticAdmitterPlugin } from './admitters/probabilistic-admitter.js';
 import { topologyExtractorPlugin } from './data-layer/topology-extractor.js';
 import { modelsDataSourcePlugin } from './data-layer/models-data-source.js';
@@ -117,6 +118,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   dcgmExtractorPlugin,
   topologyExtractorPlugin,
   probabilisticAdmitterPlugin,
+  latencySloAdmitterPlugin,
   mmEmbeddingsCacheProducerPlugin,
   mmEmbeddingsCacheScorerPlugin,
   modelsDataSourcePlugin,
