@@ -1,6 +1,7 @@
 /**
  * Which command accepts a Kubernetes flag.
  * @public
+ * @category CLI flags
  */
 export type KubernetesCli = 'epp' | 'gateway';
 
@@ -8,6 +9,7 @@ export type KubernetesCli = 'epp' | 'gateway';
  * One Kubernetes discovery or leader-election flag: the single definition the CLIs' `parseArgs`
  * options, their `--help` sections and the flag table of the Kubernetes docs are checked against.
  * @public
+ * @category CLI flags
  */
 export interface KubernetesFlag {
   /** Flag name without the dashes. */
@@ -31,6 +33,7 @@ const EPP: readonly KubernetesCli[] = ['epp'];
 /**
  * Every Kubernetes flag, in `--help` order. llm-d's names where llm-d has the flag.
  * @public
+ * @category CLI flags
  */
 export const KUBERNETES_FLAGS: readonly KubernetesFlag[] = [
   { name: 'pool-name', type: 'string', arg: 'NAME', clis: BOTH, help: 'follow this InferencePool (inference.networking.k8s.io/v1)', doc: 'follow this `InferencePool` (`inference.networking.k8s.io/v1`) and its objectives and rewrites' },
@@ -49,6 +52,7 @@ export const KUBERNETES_FLAGS: readonly KubernetesFlag[] = [
 /**
  * The flags `cli` accepts, as `node:util` `parseArgs` option definitions.
  * @public
+ * @category CLI flags
  */
 export function kubernetesCliOptions(cli: KubernetesCli): Record<string, { type: 'string' | 'boolean' }> {
   const out: Record<string, { type: 'string' | 'boolean' }> = {};
@@ -75,6 +79,7 @@ function wrap(text: string, width: number): string[] {
 /**
  * The flag lines of `cli`'s `--help` (one flag per entry, help wrapped at 98 columns).
  * @public
+ * @category CLI flags
  */
 export function kubernetesCliUsage(cli: KubernetesCli): string {
   const out: string[] = [];
@@ -92,6 +97,7 @@ export function kubernetesCliUsage(cli: KubernetesCli): string {
 /**
  * The Markdown table of every flag and the commands that take it (docs/kubernetes.md holds it).
  * @public
+ * @category CLI flags
  */
 export function kubernetesFlagTable(): string {
   const rows = KUBERNETES_FLAGS.map((f) => {

@@ -9,6 +9,7 @@ import { parseKubernetesFlags, type KubernetesCliFlags, type KubernetesCliValues
  * What a CLI hands to {@link KubernetesCliDiscovery.start}: the picker's pool and stores it fills,
  * and the adapter's own hooks (how an endpoint is scraped before it joins).
  * @public
+ * @category CLI flags
  */
 export type KubernetesCliTarget = Pick<KubernetesOptions, 'pool' | 'objectives' | 'rewrites' | 'metrics' | 'prepare' | 'probe' | 'log'>;
 
@@ -17,6 +18,7 @@ export type KubernetesCliTarget = Pick<KubernetesOptions, 'pool' | 'objectives' 
  * the validated flags, the IPP model mappings (filled once started) with the plugin pack that turns
  * them into the `x-gateway-base-model-name` header, and `start`, which follows the pool.
  * @public
+ * @category CLI flags
  */
 export interface KubernetesCliDiscovery {
   /** The validated flags. */
@@ -35,6 +37,7 @@ export interface KubernetesCliDiscovery {
 /**
  * Picks the Kubernetes flags `cli` accepts out of `parseArgs` values (the others are not read).
  * @public
+ * @category CLI flags
  */
 export function kubernetesFlagValues(values: Readonly<Record<string, unknown>>, cli: KubernetesCli): KubernetesCliValues {
   const out: Record<string, string | boolean | undefined> = {};
@@ -45,7 +48,10 @@ export function kubernetesFlagValues(values: Readonly<Record<string, unknown>>, 
   return out;
 }
 
-/** True when any Kubernetes flag was given. @public */
+/**
+ * True when any Kubernetes flag was given. @public
+ * @category CLI flags
+ */
 export function wantsKubernetes(values: KubernetesCliValues): boolean {
   return Object.values(values).some((v) => v !== undefined);
 }
@@ -55,6 +61,7 @@ export function wantsKubernetes(values: KubernetesCliValues): boolean {
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag (a flag without `--pool-name` or
  *   `--endpoint-selector`, a bad duration, selector or port list)
  * @public
+ * @category CLI flags
  */
 export function kubernetesCliDiscovery(values: KubernetesCliValues): KubernetesCliDiscovery | undefined {
   if (!wantsKubernetes(values)) return undefined;

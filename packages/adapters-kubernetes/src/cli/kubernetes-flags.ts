@@ -5,6 +5,7 @@ import { KUBERNETES_FLAGS } from './flag-definitions.js';
 /**
  * The parsed flags: undefined when no discovery flag was given (static endpoints).
  * @public
+ * @category CLI flags
  */
 export interface KubernetesCliFlags {
   /** Options for {@link startKubernetes} without the pool and stores. */
@@ -13,7 +14,10 @@ export interface KubernetesCliFlags {
   readonly drainTimeoutMs: number;
 }
 
-/** Parsed command-line values by flag name (what `parseArgs` returns). @public */
+/**
+ * Parsed command-line values by flag name (what `parseArgs` returns). @public
+ * @category CLI flags
+ */
 export type KubernetesCliValues = Readonly<Record<string, string | boolean | undefined>>;
 
 const str = (v: KubernetesCliValues, k: string): string | undefined => (typeof v[k] === 'string' ? v[k] : undefined);
@@ -50,6 +54,7 @@ function ports(raw: string | undefined): number[] | undefined {
  * neither `--pool-name` nor `--endpoint-selector` is set (and rejects the other flags then).
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad flag
  * @public
+ * @category CLI flags
  */
 export function parseKubernetesFlags(values: KubernetesCliValues): KubernetesCliFlags | undefined {
   const poolName = str(values, 'pool-name');

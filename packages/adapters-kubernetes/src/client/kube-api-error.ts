@@ -4,6 +4,7 @@ import { SwitchyardError } from '@switchyard/core';
  * A Kubernetes API request that failed: the HTTP status and the `Status` reason when the server
  * sent one (`NotFound`, `Conflict`, `Expired`...), or status 0 for a transport error.
  * @public
+ * @category API client
  */
 export class KubeApiError extends SwitchyardError {
   /** HTTP status of the API server's answer, 0 when none arrived. */

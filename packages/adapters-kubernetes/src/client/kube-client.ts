@@ -8,6 +8,7 @@ import type { KubeObject } from '../resources/types.js';
  * How to reach the API server: an explicit kubeconfig file, else `KUBECONFIG`, `~/.kube/config`
  * or the in-cluster service account (client-node's default loading order).
  * @public
+ * @category API client
  */
 export interface KubeClientOptions {
   /** kubeconfig file (`--kubeconfig`). */
@@ -16,13 +17,19 @@ export interface KubeClientOptions {
   readonly requestTimeoutMs?: number;
 }
 
-/** A list's items and the resourceVersion a watch continues from. @public */
+/**
+ * A list's items and the resourceVersion a watch continues from. @public
+ * @category API client
+ */
 export interface ListResult<T> {
   readonly items: T[];
   readonly resourceVersion: string;
 }
 
-/** What the informers of client-node look like to this package. @internal */
+/**
+ * What the informers of client-node look like to this package. @internal
+ * @category API client
+ */
 export interface ListWatchLike<T> {
   on(verb: 'add' | 'update' | 'delete', cb: (obj: T) => void): void;
   on(verb: 'error', cb: (err: unknown) => void): void;
@@ -37,6 +44,7 @@ export interface ListWatchLike<T> {
  * dependency): JSON requests with the kubeconfig's credentials, paged lists, and client-node's
  * ListWatch informers.
  * @public
+ * @category API client
  */
 export interface KubeClient {
   /** The API server URL. */
@@ -67,6 +75,7 @@ async function importClientNode(): Promise<ClientNode> {
  * Loads the kubeconfig and returns a client.
  * @throws SwitchyardError `CONFIG_INVALID` when client-node is missing or no cluster is configured
  * @public
+ * @category API client
  */
 export async function createKubeClient(options: KubeClientOptions = {}): Promise<KubeClient> {
   const k8s = await importClientNode();

@@ -7,6 +7,7 @@ import type { KubeClient, ListWatchLike } from './kube-client.js';
 /**
  * Options of {@link ResourceWatcher}.
  * @public
+ * @category API client
  */
 export interface ResourceWatcherOptions {
   readonly client: KubeClient;
@@ -28,6 +29,7 @@ export interface ResourceWatcherOptions {
 /**
  * Events of {@link ResourceWatcher}.
  * @public
+ * @category API client
  */
 export interface ResourceWatcherEvents<T> {
   /** An object was added or changed. */
@@ -46,6 +48,7 @@ export interface ResourceWatcherEvents<T> {
  * (its informers stop). The cache survives restarts: known objects stay known while the API
  * server is unreachable, and the relist after reconnecting deletes only what is really gone.
  * @public
+ * @category API client
  */
 export class ResourceWatcher<T extends KubeObject> extends EventEmitter<ResourceWatcherEvents<T>> {
   readonly #o: ResourceWatcherOptions;

@@ -1,12 +1,16 @@
 import { ENGINE_METRIC_MAPPINGS, ENGINE_TYPE_LABEL, ENGINE_TYPE_LABEL_FALLBACK, createHttpMetricsFetcher, extractEndpointMetrics, parsePrometheusText, systemClock, type Clock, type EndpointMetrics, type EndpointPool, type EndpointSpec, type EngineType, type MetricsTlsOptions, type TimerHandle } from '@switchyard/core';
 import { joinHostPort, parseAddress } from '@switchyard/core/internal';
 
-/** Fetches an endpoint's first metrics; rejects when the model server does not answer. @public */
+/**
+ * Fetches an endpoint's first metrics; rejects when the model server does not answer. @public
+ * @category Discovery
+ */
 export type EndpointProbe = (spec: EndpointSpec, signal: AbortSignal) => Promise<EndpointMetrics>;
 
 /**
  * Options of {@link EndpointJoiner}.
  * @public
+ * @category Discovery
  */
 export interface EndpointJoinerOptions {
   /** The pool the picker schedules over. */
@@ -34,6 +38,7 @@ function engineOf(labels: Readonly<Record<string, string>> | undefined): EngineT
 /**
  * The default probe: GET `http(s)://ip:metricsPort<path>` and extract the engine's metrics.
  * @public
+ * @category Discovery
  */
 export function httpEndpointProbe(options: { path?: string; scheme?: 'http' | 'https'; tls?: MetricsTlsOptions; clock?: Clock; timeoutMs?: number } = {}): EndpointProbe & { close(): void } {
   // One socket per host and no keep-alive reuse needed: a probe runs once per joining endpoint.
@@ -62,6 +67,7 @@ export function httpEndpointProbe(options: { path?: string; scheme?: 'http' | 'h
  * at once, and an endpoint that leaves is removed at once; requests already sent to it finish
  * (the pool ignores their completion).
  * @public
+ * @category Discovery
  */
 export class EndpointJoiner {
   readonly #pool: EndpointPool;

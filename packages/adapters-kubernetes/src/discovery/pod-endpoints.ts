@@ -3,15 +3,22 @@ import { joinHostPort } from '@switchyard/core/internal';
 import { matchesLabels, type LabelSelector } from '../selectors/label-selector.js';
 import type { PodObject } from '../resources/types.js';
 
-/** Annotation narrowing which target ports of a pod are live (comma list). @public */
+/**
+ * Annotation narrowing which target ports of a pod are live (comma list). @public
+ * @category Discovery
+ */
 export const ACTIVE_PORTS_ANNOTATION = 'llm-d.ai/active-ports';
-/** The older key of {@link ACTIVE_PORTS_ANNOTATION}. @public */
+/**
+ * The older key of {@link ACTIVE_PORTS_ANNOTATION}. @public
+ * @category Discovery
+ */
 export const ACTIVE_PORTS_ANNOTATION_LEGACY = 'inference.networking.k8s.io/active-ports';
 
 /**
  * What a pool selects and serves: from an InferencePool's spec, or synthesised from
  * `--endpoint-selector` and `--endpoint-target-ports`.
  * @public
+ * @category Discovery
  */
 export interface PoolSpec {
   /** Namespace of the pool and its pods. */

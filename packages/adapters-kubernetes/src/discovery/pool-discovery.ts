@@ -11,6 +11,7 @@ import { INFERENCE_POOL_GROUP, poolSpecFromObject, sameSelection } from './pool-
 /**
  * Where the pool comes from: an InferencePool object, or a selector and ports given directly.
  * @public
+ * @category Discovery
  */
 export type PoolSource =
   | { readonly kind: 'inference-pool'; readonly name: string; readonly group?: string | undefined }
@@ -19,6 +20,7 @@ export type PoolSource =
 /**
  * Options of {@link PoolDiscovery}.
  * @public
+ * @category Discovery
  */
 export interface PoolDiscoveryOptions {
   readonly client: KubeClient;
@@ -36,7 +38,10 @@ export interface PoolDiscoveryOptions {
   readonly initialBackoffMs?: number | undefined;
 }
 
-/** Events of {@link PoolDiscovery}. @public */
+/**
+ * Events of {@link PoolDiscovery}. @public
+ * @category Discovery
+ */
 export interface PoolDiscoveryEvents {
   /** The pool's spec changed (undefined: the InferencePool is gone). */
   pool: [spec: PoolSpec | undefined];
@@ -50,6 +55,7 @@ export interface PoolDiscoveryEvents {
  * target port, anything else contributes none. A change of the pool's selector or target ports
  * relists the pods and resyncs; the InferencePool's deletion empties the pool.
  * @public
+ * @category Discovery
  */
 export class PoolDiscovery extends EventEmitter<PoolDiscoveryEvents> {
   readonly #o: PoolDiscoveryOptions;

@@ -3,7 +3,10 @@ import { formatLabelSelector, selectorFromMatchLabels } from '../selectors/label
 import type { InferencePoolObject } from '../resources/types.js';
 import type { PoolSpec } from './pod-endpoints.js';
 
-/** The InferencePool API group Switchyard follows (`--pool-group`). @public */
+/**
+ * The InferencePool API group Switchyard follows (`--pool-group`). @public
+ * @category Discovery
+ */
 export const INFERENCE_POOL_GROUP = 'inference.networking.k8s.io';
 
 function invalid(message: string): SwitchyardError {
@@ -26,6 +29,7 @@ export function checkTargetPorts(ports: readonly number[], where: string): numbe
  * Reads an InferencePool object into the selector, ranked ports and app protocol discovery uses.
  * @throws SwitchyardError `CONFIG_INVALID` naming the bad field
  * @public
+ * @category Discovery
  */
 export function poolSpecFromObject(pool: InferencePoolObject, namespace: string): PoolSpec {
   const name = pool.metadata?.name ?? '';

@@ -10,6 +10,7 @@ import type { LeaseObject } from '../resources/types.js';
 /**
  * The Lease name llm-d's EPP elects on: `epp-<namespace>-<pool>.llm-d.ai`.
  * @public
+ * @category Leader election
  */
 export function eppLeaseName(namespace: string, pool: string): string {
   return `epp-${namespace}-${pool}.llm-d.ai`;
@@ -18,6 +19,7 @@ export function eppLeaseName(namespace: string, pool: string): string {
 /**
  * Options of {@link LeaseElector}. Durations default to controller-runtime's, which llm-d uses.
  * @public
+ * @category Leader election
  */
 export interface LeaseElectorOptions {
   readonly client: KubeClient;
@@ -37,7 +39,10 @@ export interface LeaseElectorOptions {
   readonly log?: ((line: string) => void) | undefined;
 }
 
-/** Events of {@link LeaseElector}. @public */
+/**
+ * Events of {@link LeaseElector}. @public
+ * @category Leader election
+ */
 export interface LeaseElectorEvents {
   /** This process became the leader. */
   elected: [];
@@ -56,6 +61,7 @@ const microTime = (d: Date): string => d.toISOString().replace(/\.(\d{3})Z$/, '.
  * when no renewal succeeded for the renew deadline. `release()` writes an empty holder with a
  * 1-second duration, so a standby takes over on its next attempt instead of after the lease expires.
  * @public
+ * @category Leader election
  */
 export class LeaseElector extends EventEmitter<LeaseElectorEvents> {
   /** The holder identity written to the Lease. */

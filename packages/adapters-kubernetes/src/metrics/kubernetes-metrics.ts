@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '@switchyard/core';
 /**
  * Options of {@link KubernetesMetrics}.
  * @public
+ * @category Metrics
  */
 export interface KubernetesMetricsOptions {
   /** Registry to register in. @defaultValue a new one */
@@ -16,6 +17,7 @@ export interface KubernetesMetricsOptions {
  * Metrics of Kubernetes discovery: watch restarts, relists, the age of each watched resource's
  * last successful sync (list or event), discovered endpoints and leadership.
  * @public
+ * @category Metrics
  */
 export class KubernetesMetrics {
   /** Where the series live (serve it from `/metrics`). */

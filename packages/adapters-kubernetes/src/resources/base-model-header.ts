@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { definePlugin, type Plugin, type PluginPack, type RequestLifecycle } from '@switchyard/core';
 import { BASE_MODEL_HEADER, type BaseModelMap } from './base-model-map.js';
 
-/** Plugin type of {@link baseModelHeaderPack}. @public */
+/**
+ * Plugin type of {@link baseModelHeaderPack}. @public
+ * @category Resource watches
+ */
 export const BASE_MODEL_HEADER_PLUGIN = 'base-model-header';
 
 /**
@@ -11,6 +14,7 @@ export const BASE_MODEL_HEADER_PLUGIN = 'base-model-header';
  * request's `model` (itself for a base model, its base for a LoRA adapter), empty when unknown.
  * The pack adds the plugin to every config, so the header follows the ConfigMaps live.
  * @public
+ * @category Resource watches
  */
 export function baseModelHeaderPack(map: BaseModelMap): PluginPack {
   const plugin = definePlugin({

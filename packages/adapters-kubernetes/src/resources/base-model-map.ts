@@ -2,15 +2,22 @@ import { EventEmitter } from 'eventemitter3';
 import { parse } from 'yaml';
 import type { ConfigMapObject } from './types.js';
 
-/** Label that marks an IPP model-mapping ConfigMap. @public */
+/**
+ * Label that marks an IPP model-mapping ConfigMap. @public
+ * @category Resource watches
+ */
 export const IPP_MANAGED_LABEL = 'inference.llm-d.ai/ipp-managed';
 
-/** Header IPP's base-model extractor sets on every request (empty when the model is unknown). @public */
+/**
+ * Header IPP's base-model extractor sets on every request (empty when the model is unknown). @public
+ * @category Resource watches
+ */
 export const BASE_MODEL_HEADER = 'x-gateway-base-model-name';
 
 /**
  * One IPP model-mapping ConfigMap: a base model and the LoRA adapters served on it.
  * @public
+ * @category Resource watches
  */
 export interface ModelMapping {
   readonly baseModel: string;
@@ -22,6 +29,7 @@ export interface ModelMapping {
  * strings, trimmed, blanks skipped), as IPP's base-model extractor does.
  * @returns the mapping, or an error message naming the bad field
  * @public
+ * @category Resource watches
  */
 export function parseModelMapping(cm: ConfigMapObject): ModelMapping | string {
   const where = `ConfigMap ${cm.metadata?.namespace ?? ''}/${cm.metadata?.name ?? ''}`;
@@ -45,7 +53,10 @@ export function parseModelMapping(cm: ConfigMapObject): ModelMapping | string {
   return { baseModel, adapters };
 }
 
-/** Events of {@link BaseModelMap}. @public */
+/**
+ * Events of {@link BaseModelMap}. @public
+ * @category Resource watches
+ */
 export interface BaseModelMapEvents {
   /** The mappings changed. */
   change: [];
@@ -56,6 +67,7 @@ export interface BaseModelMapEvents {
  * (it stays known while any of them does); adapter names are global, so an adapter claimed by two
  * base models keeps the ConfigMap seen first and the conflict is reported.
  * @public
+ * @category Resource watches
  */
 export class BaseModelMap extends EventEmitter<BaseModelMapEvents> {
   readonly #sources = new Map<string, ModelMapping>();

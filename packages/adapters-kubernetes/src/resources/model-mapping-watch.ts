@@ -8,6 +8,7 @@ import type { ConfigMapObject } from './types.js';
 /**
  * Options of {@link ModelMappingWatch}.
  * @public
+ * @category Resource watches
  */
 export interface ModelMappingWatchOptions {
   readonly client: KubeClient;
@@ -27,6 +28,7 @@ export interface ModelMappingWatchOptions {
  * label or becomes invalid drops its mapping at once (the API server turns a label change into a
  * DELETED event on a selector watch). Invalid ConfigMaps are logged, never fatal.
  * @public
+ * @category Resource watches
  */
 export class ModelMappingWatch {
   readonly #o: ModelMappingWatchOptions;

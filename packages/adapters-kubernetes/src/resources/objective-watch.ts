@@ -5,15 +5,22 @@ import { INFERENCE_POOL_GROUP } from '../discovery/pool-spec.js';
 import type { KubernetesMetrics } from '../metrics/kubernetes-metrics.js';
 import type { KubeObject } from './types.js';
 
-/** The API group of InferenceObjective / InferenceModelRewrite (read first). @public */
+/**
+ * The API group of InferenceObjective / InferenceModelRewrite (read first). @public
+ * @category Resource watches
+ */
 export const OBJECTIVES_GROUP = 'llm-d.ai';
-/** The older group, used only when {@link OBJECTIVES_GROUP} is not installed. @public */
+/**
+ * The older group, used only when {@link OBJECTIVES_GROUP} is not installed. @public
+ * @category Resource watches
+ */
 export const OBJECTIVES_GROUP_LEGACY = 'inference.networking.x-k8s.io';
 const VERSION = 'v1alpha2';
 
 /**
  * Options of {@link ObjectiveWatch}.
  * @public
+ * @category Resource watches
  */
 export interface ObjectiveWatchOptions {
   readonly client: KubeClient;
@@ -52,6 +59,7 @@ function refMatches(ref: PoolRef | undefined, pool: ObjectiveWatchOptions['pool'
  * picker's stores equal to the ones whose `poolRef` is this pool: priorities and rewrites change
  * routing as soon as the watch event arrives. A malformed object is logged and left out.
  * @public
+ * @category Resource watches
  */
 export class ObjectiveWatch {
   readonly #o: ObjectiveWatchOptions;

@@ -1,6 +1,7 @@
 /**
  * The parts of Kubernetes object metadata Switchyard reads.
  * @public
+ * @category Resources
  */
 export interface ObjectMeta {
   readonly name?: string;
@@ -16,6 +17,7 @@ export interface ObjectMeta {
 /**
  * Any Kubernetes object, as lists and watches carry it.
  * @public
+ * @category Resources
  */
 export interface KubeObject {
   readonly apiVersion?: string;
@@ -26,6 +28,7 @@ export interface KubeObject {
 /**
  * The parts of a core/v1 Pod that discovery reads.
  * @public
+ * @category Resources
  */
 export interface PodObject extends KubeObject {
   readonly spec?: { readonly hostname?: string; readonly nodeName?: string };
@@ -39,6 +42,7 @@ export interface PodObject extends KubeObject {
 /**
  * The parts of an `inference.networking.k8s.io/v1` InferencePool that discovery reads.
  * @public
+ * @category Resources
  */
 export interface InferencePoolObject extends KubeObject {
   readonly spec?: {
@@ -52,6 +56,7 @@ export interface InferencePoolObject extends KubeObject {
 /**
  * A ConfigMap (IPP model mappings).
  * @public
+ * @category Resources
  */
 export interface ConfigMapObject extends KubeObject {
   readonly data?: Readonly<Record<string, string>>;
@@ -60,6 +65,7 @@ export interface ConfigMapObject extends KubeObject {
 /**
  * A `coordination.k8s.io/v1` Lease.
  * @public
+ * @category Resources
  */
 export interface LeaseObject extends KubeObject {
   readonly spec?: {

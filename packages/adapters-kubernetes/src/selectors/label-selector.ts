@@ -3,6 +3,7 @@ import { SwitchyardError } from '@switchyard/core';
 /**
  * One requirement of a Kubernetes label selector.
  * @public
+ * @category Resources
  */
 export type LabelRequirement =
   | { readonly op: '=' | '!='; readonly key: string; readonly value: string }
@@ -12,6 +13,7 @@ export type LabelRequirement =
 /**
  * A parsed label selector: every requirement must hold (Kubernetes ANDs them).
  * @public
+ * @category Resources
  */
 export interface LabelSelector {
   readonly requirements: readonly LabelRequirement[];

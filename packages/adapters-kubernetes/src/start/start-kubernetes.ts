@@ -15,6 +15,7 @@ import { parseLabelSelector } from '../selectors/label-selector.js';
  * Options of {@link startKubernetes}: the discovery flags of `switchyard-epp` and
  * `switchyard-gateway` (llm-d's names), plus what to feed.
  * @public
+ * @category Startup
  */
 export interface KubernetesOptions {
   /** InferencePool to follow (`--pool-name`). Exactly one of this and `endpointSelector`. */
@@ -61,7 +62,10 @@ export interface KubernetesOptions {
   readonly initialBackoffMs?: number | undefined;
 }
 
-/** Events of {@link RunningKubernetes}. @public */
+/**
+ * Events of {@link RunningKubernetes}. @public
+ * @category Startup
+ */
 export interface RunningKubernetesEvents {
   /** Readiness changed (see {@link RunningKubernetes.ready}). */
   readiness: [ready: boolean];
@@ -70,6 +74,7 @@ export interface RunningKubernetesEvents {
 /**
  * Kubernetes discovery running for one pool.
  * @public
+ * @category Startup
  */
 export interface RunningKubernetes extends EventEmitter<RunningKubernetesEvents> {
   readonly namespace: string;
@@ -120,6 +125,7 @@ function poolSource(o: KubernetesOptions, namespace: string): { source: PoolSour
  * informers keep retrying with backoff, and readiness stays off until the pool is synced).
  * @throws SwitchyardError `CONFIG_INVALID` for a bad flag combination, selector, port list or kubeconfig
  * @public
+ * @category Startup
  */
 export async function startKubernetes(options: KubernetesOptions): Promise<RunningKubernetes> {
   const env = options.env ?? process.env;

@@ -15,7 +15,10 @@ import type { FastMetricValues } from './fast-metric.js';
  */
 export type RequestLabel = 'model_name' | 'target_model_name' | 'fairness_id' | 'priority';
 
-/** Label names of `disagg_decision_total` / `pd_decision_total`. @public */
+/**
+ * Label names of `disagg_decision_total` / `pd_decision_total`. @public
+ * @category Metrics of our own
+ */
 export type DecisionLabel = 'plugin_name' | 'plugin_type' | 'model_name' | 'decision_type';
 
 /**

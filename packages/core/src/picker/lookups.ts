@@ -27,6 +27,7 @@ export interface ModelRewriteResolver {
 /**
  * A model rewrite that applied: the model sent instead, and the InferenceModelRewrite holding the rule.
  * @public
+ * @category EndpointPicker façade
  */
 export interface ModelRewriteDecision {
   /** The model to send. */

@@ -1,13 +1,20 @@
 import type { Plugin } from '@switchyard/core';
 
-/** Type name of the default eviction filter (llm-d's). @public */
+/**
+ * Type name of the default eviction filter (llm-d's). @public
+ * @category Policies
+ */
 export const SHEDDABLE_EVICTION_FILTER = 'sheddable-eviction-filter';
-/** Type name of the default eviction order policy (llm-d's). @public */
+/**
+ * Type name of the default eviction order policy (llm-d's). @public
+ * @category Policies
+ */
 export const PRIORITY_THEN_TIME_EVICTION_ORDER = 'priority-then-time-eviction-order-policy';
 
 /**
  * What eviction plugins see of a dispatched request.
  * @public
+ * @category Policies
  */
 export interface EvictionCandidate {
   /** Priority of the request's band. */
@@ -21,6 +28,7 @@ export interface EvictionCandidate {
 /**
  * Decides which dispatched requests may be evicted at all (llm-d's eviction filter).
  * @public
+ * @category Policies
  */
 export interface EvictionFilter extends Plugin {
   readonly kind: 'eviction-filter';
@@ -31,6 +39,7 @@ export interface EvictionFilter extends Plugin {
 /**
  * Orders eviction victims (llm-d's eviction ordering policy).
  * @public
+ * @category Policies
  */
 export interface EvictionOrderPolicy extends Plugin {
   readonly kind: 'eviction-order-policy';
@@ -38,12 +47,18 @@ export interface EvictionOrderPolicy extends Plugin {
   compare(a: EvictionCandidate, b: EvictionCandidate): number;
 }
 
-/** True for a plugin usable as an {@link EvictionFilter}. @public */
+/**
+ * True for a plugin usable as an {@link EvictionFilter}. @public
+ * @category Policies
+ */
 export function isEvictionFilter(p: Plugin | undefined): p is EvictionFilter {
   return (p as Partial<EvictionFilter> | undefined)?.kind === 'eviction-filter';
 }
 
-/** True for a plugin usable as an {@link EvictionOrderPolicy}. @public */
+/**
+ * True for a plugin usable as an {@link EvictionOrderPolicy}. @public
+ * @category Policies
+ */
 export function isEvictionOrderPolicy(p: Plugin | undefined): p is EvictionOrderPolicy {
   return (p as Partial<EvictionOrderPolicy> | undefined)?.kind === 'eviction-order-policy';
 }
@@ -51,6 +66,7 @@ export function isEvictionOrderPolicy(p: Plugin | undefined): p is EvictionOrder
 /**
  * `sheddable-eviction-filter`: only sheddable requests (priority < 0) may be evicted, as in llm-d.
  * @public
+ * @category Policies
  */
 export function createSheddableEvictionFilter(name = SHEDDABLE_EVICTION_FILTER): EvictionFilter {
   return { kind: 'eviction-filter', type: SHEDDABLE_EVICTION_FILTER, name, eligible: (c) => c.priority < 0 };
@@ -63,6 +79,7 @@ const PRIORITY_THEN_TIME = Symbol('priority-then-time');
  * `priority-then-time-eviction-order-policy`: lowest priority first; within a priority the most
  * recently dispatched first (the request with the most work done survives longest), as in llm-d.
  * @public
+ * @category Policies
  */
 export function createPriorityThenTimeEvictionOrder(name = PRIORITY_THEN_TIME_EVICTION_ORDER): EvictionOrderPolicy {
   return {

@@ -159,7 +159,10 @@ export const softReflectiveCeilingPolicyPlugin = definePlugin({
   description: 'Lower bands close as saturation passes their reflective ceiling, with a duty-cycled trickle.',
 });
 
-/** `sheddable-eviction-filter` plugin definition (no parameters, as in llm-d; the default eviction filter). @public */
+/**
+ * `sheddable-eviction-filter` plugin definition (no parameters, as in llm-d; the default eviction filter). @public
+ * @category Policies
+ */
 export const sheddableEvictionFilterPlugin = definePlugin({
   type: SHEDDABLE_EVICTION_FILTER,
   parameters: noParams,
@@ -167,7 +170,10 @@ export const sheddableEvictionFilterPlugin = definePlugin({
   description: 'With flowControl.enableEviction: only sheddable (priority < 0) in-flight requests may be evicted.',
 });
 
-/** `priority-then-time-eviction-order-policy` plugin definition (no parameters, as in llm-d; the default eviction order). @public */
+/**
+ * `priority-then-time-eviction-order-policy` plugin definition (no parameters, as in llm-d; the default eviction order). @public
+ * @category Policies
+ */
 export const priorityThenTimeEvictionOrderPolicyPlugin = definePlugin({
   type: PRIORITY_THEN_TIME_EVICTION_ORDER,
   parameters: noParams,
