@@ -1,21 +1,5 @@
-export type {
-  WireHeaderValue,
-  WireHeaderMap,
-  WireValue,
-  WireStruct,
-  WireMetadata,
-  WireHttpHeaders,
-  WireHttpBody,
-  WireHttpTrailers,
-  ProcessingRequestKind,
-  ProcessingRequest,
-  WireHeaderValueOption,
-  WireHeaderMutation,
-  WireStreamedBodyResponse,
-  WireCommonResponse,
-  WireImmediateResponse,
-  ProcessingResponse,
-} from './messages.js';
+// The message types are listed once, name by name, in the package root (src/index.ts).
+export type * from './messages.js';
 export { valueToJson, structToJson, readAddressList, readString, namespaceStruct } from './struct.js';
 export { headerMapToRecord, setHeader } from './headers.js';
 export { STREAMED_BODY_CHUNK_BYTES, headersResponse, bodyChunkResponse, bodyChunkResponses, trailersResponse } from './responses.js';
