@@ -68,9 +68,9 @@ export interface FlowControlConfig {
   readonly detector: SaturationDetector;
   /** Whether dispatched negative-priority requests may be revoked to make room. @defaultValue false */
   readonly enableEviction: boolean;
-  /** Which dispatched requests eviction may revoke. @defaultValue `sheddable-eviction-filter` */
+  /** Which dispatched requests eviction may revoke (the config's `sheddable-eviction-filter` instance, else a default one). */
   readonly evictionFilter: EvictionFilter;
-  /** The order victims are revoked in. @defaultValue `priority-then-time-eviction-order-policy` */
+  /** The order victims are revoked in (the config's `priority-then-time-eviction-order-policy` instance, else a default one). */
   readonly evictionOrderPolicy: EvictionOrderPolicy;
   /** Idle time (ms) after which an empty flow is forgotten. @defaultValue 300_000 */
   readonly flowGcMs: number;

@@ -167,9 +167,9 @@ describe('precise producer', () => {
 });
 
 describe('plugin definitions', () => {
-  it('loads the nine plugin types and the old name of one; both registration paths give the same registry over core defaults', () => {
+  it('loads the eleven plugin types (two of them multicluster) and the old name of one; both registration paths give the same registry over core defaults', () => {
     const defs = loadPrefixIndexPlugins({ hasher });
-    const ours = ['approx-prefix-cache-producer', 'burst-prefix-cache-producer', 'lmetric-scorer', 'no-hit-lru-scorer', 'precise-prefix-cache-producer', 'precise-prefix-cache-scorer', 'prefix-cache-affinity-filter', 'prefix-cache-scorer', 'token-producer', 'tokenizer'];
+    const ours = ['approx-prefix-cache-producer', 'burst-prefix-cache-producer', 'lmetric-scorer', 'multicluster-approx-prefix-cache-producer', 'multicluster-prefix-cache-scorer', 'no-hit-lru-scorer', 'precise-prefix-cache-producer', 'precise-prefix-cache-scorer', 'prefix-cache-affinity-filter', 'prefix-cache-scorer', 'token-producer', 'tokenizer'];
     expect(defs.map((d) => d.type).sort()).toEqual(ours);
     // No clash with core: prefix-based-pd-decider is core's alone.
     const viaRegisterAll = createDefaultRegistry().registerAll(defs);
