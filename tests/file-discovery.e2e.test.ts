@@ -10,11 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEppCli, type RunningEpp } from '@switchyard/envoy';
+import { runEppCli } from '@switchyard/envoy';
 import { waitFor } from '@switchyard/core/testing';
 import { runGatewayCli } from '@switchyard/express';
-import { EnvoyEmulator } from '../packages/adapters-envoy/src/test-support/envoy-client.js';
-import { reqBody, reqHeaders, setHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
+import { eppAnswer, startEppCli } from './support/both-clis.js';
 
 /** A model server answering chat completions with its own name. */
 async function modelServer(name: string): Promise<{ server: Server; port: number }> {
@@ -65,20 +64,8 @@ describe('file-discovery through both CLIs', () => {
     const file = join(dir, 'epp-endpoints.yaml');
     writeFileSync(file, endpointsFile('a', a.port));
     writeFileSync(join(dir, 'epp.yaml'), config(file));
-    const stop = new AbortController();
-    const epp = await new Promise<RunningEpp>((resolve, reject) => {
-      runEppCli(['--config', join(dir, 'epp.yaml'), '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'silent'], { stdout: () => undefined, stderr: () => undefined, signal: stop.signal, onStarted: resolve }).catch(reject);
-    });
-    const envoy = new EnvoyEmulator(epp.server.port);
-    const destination = async (): Promise<string | undefined> => {
-      const s = envoy.open();
-      s.send(reqHeaders({ ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json' }));
-      s.send(reqBody(CHAT, true));
-      const [reply] = await s.waitFor(1);
-      s.cancel();
-      await s.ended;
-      return setHeaders(reply?.request_headers?.response.header_mutation ?? reply?.request_body?.response.header_mutation)['x-gateway-destination-endpoint'];
-    };
+    const { epp, envoy, close } = await startEppCli(['--config', join(dir, 'epp.yaml')]);
+    const destination = async (): Promise<string | undefined> => (await eppAnswer(envoy, { path: '/v1/chat/completions', body: CHAT })).destination;
     try {
       expect(epp.pool.list().map((e) => e.id)).toEqual(['inference/a']);
       expect(await destination()).toBe(`127.0.0.1:${a.port}`);
@@ -86,9 +73,7 @@ describe('file-discovery through both CLIs', () => {
       await waitFor(() => epp.pool.get('inference/b') !== undefined && epp.pool.get('inference/a') === undefined, { what: 'the edited file applied' });
       expect(await destination()).toBe(`127.0.0.1:${b.port}`);
     } finally {
-      envoy.close();
-      stop.abort();
-      await epp.close();
+      await close();
     }
   });
 

@@ -1,17 +1,10 @@
 /*
  * llm-d's latency-slo-admitter in a config both CLIs load with its parameter, and route through.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelServer, loadErrorOf, throughEpp, throughGateway, withConfigFile } from './support/both-clis.js';
+import { describe, expect, it } from 'vitest';
+import { COMPLETION_REPLY, completionServerForFile, loadErrorOf, throughEpp, throughGateway, withConfigFile } from './support/both-clis.js';
 
-const ANSWER = '{"id":"x","object":"text_completion","model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1}}';
-const server = new ModelServer((_path, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
-beforeAll(async () => {
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = completionServerForFile();
 
 const HEAD = 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\n';
 
@@ -21,7 +14,7 @@ describe('latency-slo-admitter', () => {
     const probe = { path: '/v1/completions', body: '{"model":"m","prompt":"hello"}', headers: { 'x-llm-d-slo-ttft-ms': '50' } };
     await withConfigFile(yaml, async (file) => {
       expect(await throughEpp(file, server.address, probe)).toEqual({ destination: server.address });
-      expect(await throughGateway(file, server.address, probe)).toEqual({ status: 200, body: ANSWER });
+      expect(await throughGateway(file, server.address, probe)).toEqual({ status: 200, body: COMPLETION_REPLY });
     });
   });
 

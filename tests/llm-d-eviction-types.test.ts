@@ -2,17 +2,10 @@
  * llm-d's eviction plugin types in a config both CLIs load: listed in `plugins` with
  * `flowControl.enableEviction`, they start switchyard-epp and switchyard-gateway and route.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ModelServer, loadErrorOf, throughEpp, throughGateway, withConfigFile } from './support/both-clis.js';
+import { describe, expect, it } from 'vitest';
+import { COMPLETION_REPLY, completionServerForFile, loadErrorOf, throughEpp, throughGateway, withConfigFile } from './support/both-clis.js';
 
-const ANSWER = '{"id":"x","object":"text_completion","model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1}}';
-const server = new ModelServer((_path, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
-beforeAll(async () => {
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = completionServerForFile();
 
 const HEAD = 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\nfeatureGates:\n- flowControl\n';
 const probe = { path: '/v1/completions', body: '{"model":"m","prompt":"hello"}' };
@@ -22,7 +15,7 @@ describe('sheddable-eviction-filter and priority-then-time-eviction-order-policy
     const yaml = `${HEAD}plugins:\n- type: sheddable-eviction-filter\n- type: priority-then-time-eviction-order-policy\n- type: queue-scorer\nflowControl:\n  enableEviction: true\nschedulingProfiles:\n- name: default\n  plugins:\n  - pluginRef: queue-scorer\n`;
     await withConfigFile(yaml, async (file) => {
       expect(await throughEpp(file, server.address, probe)).toEqual({ destination: server.address });
-      expect(await throughGateway(file, server.address, probe)).toEqual({ status: 200, body: ANSWER });
+      expect(await throughGateway(file, server.address, probe)).toEqual({ status: 200, body: COMPLETION_REPLY });
     });
   });
 

@@ -14,13 +14,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePrometheusText, type MetricFamily } from '@switchyard/core';
 import { waitFor } from '@switchyard/core/testing';
-import { runEppCli, type RunningEpp } from '@switchyard/envoy';
 import { runGatewayCli } from '@switchyard/express';
-import { EnvoyEmulator, type EmulatedStream } from '../packages/adapters-envoy/src/test-support/envoy-client.js';
+import type { EnvoyEmulator, EmulatedStream } from '../packages/adapters-envoy/src/test-support/envoy-client.js';
 import { chunkOf, kindOf, reqBody, reqHeaders, respBody, respHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
 import { parseMetricCatalogue, type CatalogueMetric } from '../packages/adapters-envoy/src/test-support/metric-catalogue.js';
 import { DELIBERATELY_ABSENT, EPP_ONLY, NOT_OBSERVED, NOT_YET } from '../packages/adapters-envoy/src/parity/metric-gaps.js';
 import { startModelServerStub, type ModelServerStub } from '../packages/adapters-express/src/test-support/model-server-stub.js';
+import { startEppCli } from './support/both-clis.js';
 
 const CATALOGUE_FILE = new URL('../packages/adapters-envoy/src/parity/fixtures/llm-d-metrics.md', import.meta.url);
 const CONFIG = fileURLToPath(new URL('./fixtures/llm-d-metrics-config.yaml', import.meta.url));
@@ -123,16 +123,7 @@ async function untilPolled(url: string): Promise<void> {
 }
 
 async function eppExposition(): Promise<MetricFamily[]> {
-  const stop = new AbortController();
-  const epp = await new Promise<RunningEpp>((resolve, reject) => {
-    runEppCli(['--config', CONFIG, '--endpoints', address, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--enable-grpc-stream-metrics', '--log-level', 'silent'], {
-      stdout: () => undefined,
-      stderr: () => undefined,
-      signal: stop.signal,
-      onStarted: resolve,
-    }).catch(reject);
-  });
-  const envoy = new EnvoyEmulator(epp.server.port);
+  const { epp, envoy, close } = await startEppCli(['--config', CONFIG, '--endpoints', address, '--enable-grpc-stream-metrics']);
   try {
     // The pool gauges need one scrape of the model server's metrics.
     await untilPolled(`http://127.0.0.1:${epp.metricsServer?.port ?? 0}/metrics`);
@@ -144,9 +135,7 @@ async function eppExposition(): Promise<MetricFamily[]> {
     await exchange(envoy, FAILING, { status: '500', contentType: 'application/json', chunks: ['{"error":"boom"}'] });
     return await scrape(`http://127.0.0.1:${epp.metricsServer?.port ?? 0}/metrics`);
   } finally {
-    envoy.close();
-    stop.abort();
-    await epp.close();
+    await close();
   }
 }
 

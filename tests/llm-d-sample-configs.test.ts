@@ -9,11 +9,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEppCli, type RunningEpp } from '@switchyard/envoy';
 import { waitFor } from '@switchyard/core/testing';
 import { runGatewayCli } from '@switchyard/express';
-import { EnvoyEmulator } from '../packages/adapters-envoy/src/test-support/envoy-client.js';
-import { reqBody, reqHeaders, setHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
+import { reqHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
+import { startEppCli, throughEpp as throughEppCli, type EppAnswer } from './support/both-clis.js';
 import { CHAT_COMPLETION_REPLY, startModelServerStub, type ModelServerStub } from '../packages/adapters-express/src/test-support/model-server-stub.js';
 
 const DIR = new URL('../packages/adapters-envoy/src/parity/fixtures/', import.meta.url);
@@ -50,38 +49,9 @@ afterAll(async () => {
 
 const CHAT = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hello from a sample config' }], max_tokens: 8 });
 
-/** Starts switchyard-epp with `file`, sends one request through an emulated Envoy; returns the destination header or the status. */
-async function throughEpp(file: string): Promise<{ destination?: string; status?: number }> {
-  const stop = new AbortController();
-  let epp: RunningEpp | undefined;
-  const started = new Promise<RunningEpp>((resolve, reject) => {
-    runEppCli(['--config', file, '--endpoints', address, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'silent'], {
-      stdout: () => undefined,
-      stderr: () => undefined,
-      signal: stop.signal,
-      onStarted: resolve,
-    }).catch(reject);
-  });
-  epp = await started;
-  const envoy = new EnvoyEmulator(epp.server.port);
-  try {
-    const s = envoy.open();
-    s.send(reqHeaders({ ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json' }));
-    s.send(reqBody(CHAT, true));
-    const [reply] = await s.waitFor(1);
-    s.cancel();
-    await s.ended;
-    const headers = reply?.request_headers?.response.header_mutation ?? reply?.request_body?.response.header_mutation;
-    const immediate = reply?.immediate_response;
-    if (immediate !== undefined) return { status: immediate.status.code };
-    const destination = setHeaders(headers)['x-gateway-destination-endpoint'];
-    return destination === undefined ? {} : { destination };
-  } finally {
-    envoy.close();
-    stop.abort();
-    await epp.close();
-    epp = undefined;
-  }
+/** Starts switchyard-epp with `file`, sends one chat request through an emulated Envoy; returns the destination header or the status. */
+function throughEpp(file: string): Promise<EppAnswer> {
+  return throughEppCli(file, address, { path: '/v1/chat/completions', body: CHAT });
 }
 
 /** Starts switchyard-gateway with `file` and posts one chat request; returns the HTTP status. */
@@ -118,11 +88,7 @@ describe("llm-d-router's sample configs", () => {
 
   it("epp-config.yaml's models-responder answers GET /v1/models through switchyard-epp from the endpoints' lists", async () => {
     const file = fileURLToPath(new URL('epp-config.yaml', DIR));
-    const stop = new AbortController();
-    const epp = await new Promise<RunningEpp>((resolve, reject) => {
-      runEppCli(['--config', file, '--endpoints', address, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'silent'], { stdout: () => undefined, stderr: () => undefined, signal: stop.signal, onStarted: resolve }).catch(reject);
-    });
-    const envoy = new EnvoyEmulator(epp.server.port);
+    const { envoy, close } = await startEppCli(['--config', file, '--endpoints', address]);
     try {
       // The models source polls every endpoint from startup; until one answered, the reply is 503.
       const reply = await waitFor(async () => {
@@ -135,9 +101,7 @@ describe("llm-d-router's sample configs", () => {
       }, { what: 'a 200 from models-responder' });
       expect(JSON.parse(Buffer.from(reply.body ?? '').toString('utf8'))).toEqual({ object: 'list', data: [{ id: 'lora-1', object: 'model', owned_by: 'vllm', parent: 'm' }, { id: 'm', object: 'model', owned_by: 'vllm', parent: null }] });
     } finally {
-      envoy.close();
-      stop.abort();
-      await epp.close();
+      await close();
     }
   });
 

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse, type Server } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { runEppCli, type RunningEpp } from '@switchyard/envoy';
 import { runGatewayCli } from '@switchyard/express';
 import { EnvoyEmulator } from '../../packages/adapters-envoy/src/test-support/envoy-client.js';
@@ -45,6 +46,21 @@ export class ModelServer {
   }
 }
 
+/** A small OpenAI completion reply with usage. */
+export const COMPLETION_REPLY = '{"id":"x","object":"text_completion","model":"m","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1}}';
+
+/** A {@link ModelServer} answering every request with {@link COMPLETION_REPLY}, started before the calling file's tests and stopped after them. */
+export function completionServerForFile(): ModelServer {
+  const server = new ModelServer((_path, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(COMPLETION_REPLY));
+  beforeAll(async () => {
+    await server.start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  return server;
+}
+
 /** One request to send. */
 export interface Probe {
   readonly path: string;
@@ -70,11 +86,21 @@ export interface EppAnswer {
   readonly status?: number;
 }
 
-/** Starts switchyard-epp with `file` and sends `probe` through an emulated Envoy. */
-export async function throughEpp(file: string, endpoints: string, probe: Probe): Promise<EppAnswer> {
+/** A switchyard-epp started through its CLI entry point, with an emulated Envoy connected to it. */
+export interface RunningEppCli {
+  readonly epp: RunningEpp;
+  readonly envoy: EnvoyEmulator;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts switchyard-epp with `args` (loopback, ports chosen by the OS, silent logs) and connects an
+ * emulated Envoy; rejects with the CLI's error when it refuses to start.
+ */
+export async function startEppCli(args: readonly string[]): Promise<RunningEppCli> {
   const stop = new AbortController();
   const epp = await new Promise<RunningEpp>((resolve, reject) => {
-    runEppCli(['--config', file, '--endpoints', endpoints, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'silent'], {
+    runEppCli([...args, '--host', '127.0.0.1', '--grpc-port', '0', '--metrics-port', '0', '--log-level', 'silent'], {
       stdout: () => undefined,
       stderr: () => undefined,
       signal: stop.signal,
@@ -82,22 +108,39 @@ export async function throughEpp(file: string, endpoints: string, probe: Probe):
     }).catch(reject);
   });
   const envoy = new EnvoyEmulator(epp.server.port);
+  return {
+    epp,
+    envoy,
+    async close() {
+      envoy.close();
+      stop.abort();
+      await epp.close();
+    },
+  };
+}
+
+/** Sends `probe` as one ext_proc stream: the destination the EPP chose, or its immediate response's status. */
+export async function eppAnswer(envoy: EnvoyEmulator, probe: Probe): Promise<EppAnswer> {
+  const s = envoy.open();
+  s.send(reqHeaders({ ':method': 'POST', ':path': probe.path, 'content-type': 'application/json', ...probe.headers }));
+  s.send(reqBody(probe.body, true));
+  const [reply] = await s.waitFor(1);
+  s.cancel();
+  await s.ended;
+  const immediate = reply?.immediate_response;
+  if (immediate !== undefined) return { status: immediate.status.code };
+  const headers = reply?.request_headers?.response.header_mutation ?? reply?.request_body?.response.header_mutation;
+  const destination = setHeaders(headers)['x-gateway-destination-endpoint'];
+  return destination === undefined ? {} : { destination };
+}
+
+/** Starts switchyard-epp with `file` and sends `probe` through an emulated Envoy. */
+export async function throughEpp(file: string, endpoints: string, probe: Probe): Promise<EppAnswer> {
+  const running = await startEppCli(['--config', file, '--endpoints', endpoints]);
   try {
-    const s = envoy.open();
-    s.send(reqHeaders({ ':method': 'POST', ':path': probe.path, 'content-type': 'application/json', ...probe.headers }));
-    s.send(reqBody(probe.body, true));
-    const [reply] = await s.waitFor(1);
-    s.cancel();
-    await s.ended;
-    const immediate = reply?.immediate_response;
-    if (immediate !== undefined) return { status: immediate.status.code };
-    const headers = reply?.request_headers?.response.header_mutation ?? reply?.request_body?.response.header_mutation;
-    const destination = setHeaders(headers)['x-gateway-destination-endpoint'];
-    return destination === undefined ? {} : { destination };
+    return await eppAnswer(running.envoy, probe);
   } finally {
-    envoy.close();
-    stop.abort();
-    await epp.close();
+    await running.close();
   }
 }
 
