@@ -4,6 +4,7 @@ import type { EndpointPool } from '../endpoints/pool.js';
 import type { Endpoint, EndpointMetrics } from '../endpoints/types.js';
 import type { FastMetricSample, FastMetricValues } from './fast-metric.js';
 import { registerDeprecatedTwin, sameLabels } from './deprecated-twin.js';
+import { splitEndpointId } from '../endpoints/endpoint-id.js';
 
 /** One pool the gauges summarise. */
 interface WatchedPool {
@@ -118,15 +119,10 @@ export class PoolGauges {
     for (const p of this.#pools.values()) {
       for (const e of p.pool.list()) {
         if (e.metrics === undefined) continue;
-        out.push({ labels: { name: p.name, model_server_endpoint: endpointName(e.id) }, value: e.metrics.waitingQueueSize });
+        out.push({ labels: { name: p.name, model_server_endpoint: splitEndpointId(e.id).name }, value: e.metrics.waitingQueueSize });
       }
     }
     return out;
   }
 }
 
-/** An endpoint's name without its namespace (`<namespace>/<pod>-rank-<i>` under Kubernetes). */
-export function endpointName(id: string): string {
-  const slash = id.indexOf('/');
-  return slash < 0 ? id : id.slice(slash + 1);
-}

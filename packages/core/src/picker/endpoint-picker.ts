@@ -30,6 +30,7 @@ import { resolvePickerDefaults } from './defaults.js';
 import { IfAvailablePolicy, type IfAvailableOptions } from './if-available.js';
 import { prefersIfAvailable } from './prefer.js';
 import type { Decision, PickOptions, RequestScheduler } from './types.js';
+import { splitEndpointId } from '../endpoints/endpoint-id.js';
 
 /**
  * Options of {@link EndpointPicker}.
@@ -325,9 +326,7 @@ export class EndpointPicker implements RequestScheduler {
 
 /** `scheduler_attempts_total{status="success"}` with the primary's pod name, namespace and port (ids are `<namespace>/<name>` under Kubernetes). */
 function recordAttempt(metrics: SchedulerMetrics, targetModel: string, primary: Endpoint): void {
-  const slash = primary.id.indexOf('/');
-  const namespace = slash < 0 ? '' : primary.id.slice(0, slash);
-  const name = slash < 0 ? primary.id : primary.id.slice(slash + 1);
+  const { namespace, name } = splitEndpointId(primary.id);
   metrics.schedulerAttempts.labels('success', metrics.modelLabelOf(targetModel), name, namespace, String(primary.port)).inc();
 }
 

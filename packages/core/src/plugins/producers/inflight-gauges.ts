@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import { splitEndpointId } from '../../endpoints/endpoint-id.js';
 import type { Endpoint } from '../../endpoints/types.js';
 import { FastGauge, type FastGaugeChild } from '../../observability/fast-metrics.js';
 import type { SchedulingResult } from '../../scheduling/plugins.js';
@@ -90,9 +91,7 @@ export class InFlightGauges {
 
   /** Label values: ids are `<namespace>/<name>` under Kubernetes, a bare address otherwise. */
   #labels(request: SchedulingRequest, endpoint: Endpoint): [string, string, string, string, string] {
-    const slash = endpoint.id.indexOf('/');
-    const namespace = slash < 0 ? '' : endpoint.id.slice(0, slash);
-    const name = slash < 0 ? endpoint.id : endpoint.id.slice(slash + 1);
+    const { namespace, name } = splitEndpointId(endpoint.id);
     return [name, namespace, this.#producer, request.fairnessId, String(request.priority)];
   }
 }
