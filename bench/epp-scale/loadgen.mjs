@@ -24,7 +24,8 @@ const headerMap = (h) => ({ headers: Object.entries(h).map(([key, v]) => ({ key,
 const HEADERS = { ':method': 'POST', ':path': '/v1/chat/completions', ':authority': 'gateway', 'content-type': 'application/json', 'user-agent': 'loadgen/1.0' };
 
 const jobs = bodies.map((body, i) => {
-  const request = [frame({ request_headers: { headers: headerMap({ ...HEADERS, 'x-request-id': `load-${i}` }), end_of_stream: false } })];
+  // Envoy forwards the client's Content-Length (every HTTP/1.1 client with a fixed body sends one).
+  const request = [frame({ request_headers: { headers: headerMap({ ...HEADERS, 'content-length': String(body.length), 'x-request-id': `load-${i}` }), end_of_stream: false } })];
   for (let o = 0; o < body.length; o += CHUNK) request.push(frame({ request_body: { body: body.subarray(o, o + CHUNK), end_of_stream: o + CHUNK >= body.length } }));
   return { request, after: [frame({ response_headers: { headers: headerMap({ ':status': '200', 'content-type': 'application/json' }), end_of_stream: true } })], replies: 1 + Math.ceil(body.length / 62_000), bytes: body.length };
 });

@@ -22,6 +22,7 @@ import { ResponsePhase, type ResponseEnd } from './response-phase.js';
 import { readStreamMetadata, resolveServedEndpoint } from './stream-metadata.js';
 import type { ExtProcSink, ExtProcStreamOptions } from './types.js';
 import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from './defaults.js';
+import { RequestBodyBuffer, expectedBodyBytes } from './request-body.js';
 
 /**
  * Where a stream is in the HTTP exchange it processes.
@@ -35,7 +36,8 @@ export type StreamPhase = 'request-headers' | 'request-body' | 'scheduling' | 'f
  * gRPC: messages from the proxy go in through {@link ExtProcStream.receive}, replies come out of
  * the sink in the order headers → body → trailers for each direction.
  *
- * Request path: headers and body chunks are collected to end of stream, the request is parsed and
+ * Request path: headers, then body chunks collected to end of stream into one buffer sized from the
+ * Content-Length (`RequestBodyBuffer`: the body is held once while it arrives), the request is parsed and
  * scheduled (waiting in flow control while the stream stays open), then the header reply
  * (destination, Content-Length, `envoy.lb` metadata), the body as ≤ 62,000-byte chunks, and a
  * trailers reply when trailers ended the body. Response path: see `ResponsePhase` (stream/response-phase.ts). The
@@ -52,8 +54,8 @@ export class ExtProcStream {
   #phase: StreamPhase = 'request-headers';
   #headers: Record<string, string> = {};
   #path = '/';
-  #chunks: Buffer[] = [];
-  #bodyBytes = 0;
+  /** Created at the request headers, sized from their Content-Length when there is one. */
+  #body: RequestBodyBuffer | undefined;
   #subsetHint: string[] | undefined;
   #served: string | undefined;
   /** The `llm-d.routing` metadata namespace, when the proxy forwards it. */
@@ -147,6 +149,7 @@ export class ExtProcStream {
     this.#path = q === -1 ? path : path.slice(0, q);
     this.#phase = 'request-body';
     if (endOfStream) this.#routeHeaderOnly();
+    else this.#body = new RequestBodyBuffer(expectedBodyBytes(this.#headers['content-length'], this.#o.maxBodyBytes));
   }
 
   /** A request without body (GET and friends) has nothing to schedule on: pick a ready endpoint. */
@@ -182,14 +185,14 @@ export class ExtProcStream {
   #onRequestBody(body: Uint8Array | undefined, endOfStream: boolean): void {
     if (this.#phase !== 'request-body' && this.#phase !== 'request-headers') return;
     if (body !== undefined && body.length > 0) {
-      this.#bodyBytes += body.length;
+      const collected = (this.#body ??= new RequestBodyBuffer(undefined));
       const max = this.#o.maxBodyBytes;
-      if (this.#bodyBytes > max) {
-        this.#chunks = [];
+      if (collected.length + body.length > max) {
+        this.#body = undefined;
         this.#reject(new SwitchyardError('PAYLOAD_TOO_LARGE', `request body exceeds ${max} bytes`));
         return;
       }
-      this.#chunks.push(Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      collected.push(Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     }
     if (endOfStream) this.#schedule(false);
   }
@@ -201,8 +204,8 @@ export class ExtProcStream {
   }
 
   #schedule(trailers: boolean): void {
-    const body = this.#chunks.length === 1 && this.#chunks[0] !== undefined ? this.#chunks[0] : Buffer.concat(this.#chunks, this.#bodyBytes);
-    this.#chunks = [];
+    const body = this.#body?.take() ?? EMPTY_BODY;
+    this.#body = undefined;
     if (this.#shuttingDown) {
       this.#reject(SHUTTING_DOWN());
       return;
@@ -327,6 +330,7 @@ export class ExtProcStream {
 }
 
 const EMPTY = new Uint8Array(0);
+const EMPTY_BODY = Buffer.alloc(0);
 const SHUTTING_DOWN = (): SwitchyardError => new SwitchyardError('REJECTED_SHUTTING_DOWN', 'the endpoint picker is shutting down');
 
 /** Total score of each candidate of the decision's primary profile, by `ip:port`. */
