@@ -25,7 +25,7 @@ export {
   DESTINATION_SUBSET_KEY, DESTINATION_SCORES_KEY, ENVOY_LB_NAMESPACE, SUBSET_HINT_NAMESPACE, ROUTING_METADATA_NAMESPACE,
   DROPPED_REASON_HEADER, PREFILLER_HEADER, ENCODERS_HEADER, DATA_PARALLEL_HEADER,
   SESSION_TOKEN_HEADER, SESSION_ID_HEADER, REQUEST_ID_HEADER, CLASSIFICATION_HEADERS,
-  CONTROL_HEADERS,
+  CONTROL_HEADERS, CONFORMANCE_SERVED_ENDPOINT_HEADER,
 } from './headers/index.js';
 export type { HeaderInput, ClassificationField } from './headers/index.js';
 
@@ -88,7 +88,7 @@ export type {
   AttributeKey, PrefixMatchInfo, RequestMetadata, InFlightLoadView, LatencyPrediction, SchedulingRequest,
   SchedulingRequestInit, CycleContext, Plugin, Filter, ScoreMap, Scorer, ScoredEndpoint, Picker,
   Admitter, DataProducer, ProfileResult, SchedulingResult, RequestOutcome, Usage,
-  ResponseStartInfo, RequestLifecycle, SchedulingProfile, WeightedScorer, ProfileHandler,
+  ResponseStartInfo, DataPlaneServedReport, RequestLifecycle, SchedulingProfile, WeightedScorer, ProfileHandler,
   StageDecider, DecisionTrace, ProfileTrace, ScorerTrace, ExtensionPoint, PluginObserver,
   SchedulerConfig, SchedulerOptions,
 } from './scheduling/index.js';
@@ -173,6 +173,7 @@ export {
   chooseKvSource, P2P_SOURCE_PRODUCER, KV_CACHE_SOURCE_HEADER, multiclusterFileDiscoveryPlugin,
   clusterEndpointSpecOf, MULTICLUSTER_FILE_DISCOVERY, METRICS_PORT_LABEL, multiclusterQueueScorerPlugin,
   multiclusterKvCacheUtilizationScorerPlugin, MULTICLUSTER_ATTRIBUTES, multiclusterSessionAffinityFilterPlugin,
+  destinationEndpointServedVerifierPlugin, servedEndpointVerdict, DESTINATION_ENDPOINT_SERVED_VERIFIER,
 } from './plugins/index.js';
 export type {
   DiscoveryTarget, EndpointDiscovery, FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint,

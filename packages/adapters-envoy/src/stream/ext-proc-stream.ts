@@ -1,4 +1,5 @@
 import {
+  HeaderRecord,
   ROUTING_METADATA_NAMESPACE,
   SwitchyardError,
   isSwitchyardError,
@@ -18,7 +19,7 @@ import { structToJson } from '../wire/struct.js';
 import { bodyChunkResponses, trailersResponse } from '../wire/responses.js';
 import { forwardHeadersResponse } from './forward-headers.js';
 import { pickHeaderOnly } from './header-only.js';
-import { ResponsePhase, type ResponseEnd } from './response-phase.js';
+import { ResponsePhase, responseStatus, type ResponseEnd } from './response-phase.js';
 import { readStreamMetadata, resolveServedEndpoint } from './stream-metadata.js';
 import type { ExtProcSink, ExtProcStreamOptions } from './types.js';
 import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from './defaults.js';
@@ -58,6 +59,8 @@ export class ExtProcStream {
   #body: RequestBodyBuffer | undefined;
   #subsetHint: string[] | undefined;
   #served: string | undefined;
+  /** An `envoy.lb` namespace arrived on some message (what the served verifier reports). */
+  #lbMetadata = false;
   /** The `llm-d.routing` metadata namespace, when the proxy forwards it. */
   #routing: WireStruct | undefined;
   #decision: Decision | undefined;
@@ -133,6 +136,7 @@ export class ExtProcStream {
     const meta = readStreamMetadata(m.metadata_context);
     if (meta.subsetHint !== undefined) this.#subsetHint = meta.subsetHint;
     if (meta.served !== undefined) this.#served = meta.served;
+    if (meta.lbMetadata) this.#lbMetadata = true;
     if (meta.routing !== undefined) this.#routing = meta.routing;
     if (m.request_headers !== undefined) this.#onRequestHeaders(m.request_headers.headers, m.request_headers.end_of_stream === true);
     else if (m.request_body !== undefined) this.#onRequestBody(m.request_body.body, m.request_body.end_of_stream === true);
@@ -270,17 +274,29 @@ export class ExtProcStream {
   #onResponseHeaders(headers: Record<string, string>, endOfStream: boolean): void {
     const d = this.#decision;
     const rewritten = d !== undefined && d.request.targetModel !== d.clientModel && d.clientModel !== '';
+    // Response hooks run before the header reply goes out, so that they can add headers to it.
+    let setHeaders: Readonly<Record<string, string>> = {};
+    if (d !== undefined) {
+      const added: Record<string, string> = Object.assign(new HeaderRecord(), d.responseHeaders);
+      d.onResponseStart({
+        endpoint: resolveServedEndpoint(this.#served, d, this.#o.pool),
+        status: responseStatus(headers),
+        at: this.#clock.now(),
+        dataPlane: { lbMetadata: this.#lbMetadata, served: this.#served },
+        responseHeaders: added,
+      });
+      setHeaders = added;
+    }
     this.#response = new ResponsePhase(headers, {
       restore: rewritten ? { target: d.request.targetModel, client: d.clientModel } : undefined,
       requestedStream: d?.request.request.stream ?? false,
-      setHeaders: d?.responseHeaders ?? {},
+      setHeaders,
       chunkBytes: this.#o.chunkBytes,
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),
       onChunk: d?.onResponseChunk === undefined ? undefined : (bytes) => d.onResponseChunk?.(bytes),
     });
     this.#phase = 'response';
-    if (d !== undefined) d.onResponseStart({ endpoint: resolveServedEndpoint(this.#served, d, this.#o.pool), status: this.#response.status, at: this.#clock.now() });
     if (endOfStream) this.#responseEnded(this.#response.endWithoutBody());
   }
 

@@ -38,6 +38,15 @@ export interface ResponsePhaseOptions {
 const EMPTY = new Uint8Array(0);
 
 /**
+ * HTTP status of a response from its ext_proc headers (`:status`), 200 when absent or not a number.
+ * @internal
+ */
+export function responseStatus(headers: Readonly<Record<string, string>>): number {
+  const status = Number(headers[':status'] ?? headers.status ?? 200);
+  return Number.isInteger(status) ? status : 200;
+}
+
+/**
  * The response half of a stream: answers the headers at once, then hands every body chunk to
  * core's response reader (usage, streaming model-name restore) and sends back what it returns.
  * Nothing is buffered, so a body of any size costs the same memory.
@@ -55,8 +64,7 @@ export class ResponsePhase {
    */
   constructor(headers: Readonly<Record<string, string>>, options: ResponsePhaseOptions) {
     this.#o = options;
-    const status = Number(headers[':status'] ?? headers.status ?? 200);
-    this.#status = Number.isInteger(status) ? status : 200;
+    this.#status = responseStatus(headers);
     const r = options.restore;
     this.#reader = createResponseBodyReader({
       contentType: headers['content-type'],

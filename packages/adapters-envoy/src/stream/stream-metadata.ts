@@ -11,6 +11,8 @@ export interface StreamMetadata {
   readonly subsetHint: string[] | undefined;
   /** `envoy.lb` → `x-gateway-destination-endpoint-served`, when present. */
   readonly served: string | undefined;
+  /** True when the message carries an `envoy.lb` namespace (with or without the served key). */
+  readonly lbMetadata: boolean;
   /**
    * The `llm-d.routing` namespace as sent (an upstream ext_proc's routing inputs such as
    * `prefix_hashes`), converted to JSON only when a request is scheduled.
@@ -18,16 +20,20 @@ export interface StreamMetadata {
   readonly routing: WireStruct | undefined;
 }
 
+const NO_METADATA: StreamMetadata = Object.freeze({ subsetHint: undefined, served: undefined, lbMetadata: false, routing: undefined });
+
 /**
  * Reads the subset hint and the served endpoint from `metadata_context.filter_metadata`.
  * @public
  */
 export function readStreamMetadata(meta: WireMetadata | undefined): StreamMetadata {
   const fm = meta?.filter_metadata;
-  if (fm === undefined) return { subsetHint: undefined, served: undefined, routing: undefined };
+  if (fm === undefined) return NO_METADATA;
+  const lb = fm[ENVOY_LB_NAMESPACE];
   return {
     subsetHint: readAddressList(fm[SUBSET_HINT_NAMESPACE], DESTINATION_SUBSET_KEY),
-    served: readString(fm[ENVOY_LB_NAMESPACE], DESTINATION_SERVED_HEADER),
+    served: readString(lb, DESTINATION_SERVED_HEADER),
+    lbMetadata: lb !== undefined,
     routing: fm[ROUTING_METADATA_NAMESPACE],
   };
 }

@@ -302,13 +302,13 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
   }
 
   /** Forward hook: the upstream response head arrived. */
-  readonly onResponseStart = (endpoint: Endpoint, status: number): void => {
+  readonly onResponseStart = (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>): void => {
     const forwarding = this.#forwarding();
     if (forwarding === undefined) return;
     this.#clearDeadline(forwarding);
     const at = this.#rt.clock.now();
     forwarding.routed.pm.upstreamHeaderDuration.observe((at - forwarding.started) / 1000);
-    forwarding.plan.onResponseStart({ endpoint, status, at });
+    forwarding.plan.onResponseStart({ endpoint, status, at, responseHeaders });
   };
 
   /** Forward hook: one upstream body chunk arrived. */
@@ -437,7 +437,7 @@ class UpstreamRequest implements ForwardOptions {
   readonly control: ForwardControl;
   readonly headersTimeoutMs: number;
   readonly bodyTimeoutMs: number;
-  readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  readonly onResponseStart: (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>) => void;
   readonly onResponseChunk: (bytes: number) => void;
   readonly onAttemptFailed: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { SwitchyardError, createResponseBodyReader, errorToResponse, type Endpoint, type ResponseBodyReader, type Usage } from '@switchyard/core';
+import { HeaderRecord, SwitchyardError, createResponseBodyReader, errorToResponse, type Endpoint, type ResponseBodyReader, type Usage } from '@switchyard/core';
 import { AbortedAttempt, BrokenAttempt, FailedAttempt, OkAttempt } from './attempt-results.js';
 import { buildClientResponseHead } from './headers.js';
 import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
@@ -35,8 +35,11 @@ export interface AttemptContext {
   readonly rewriteModel: { readonly from: string; readonly to: string } | undefined;
   /** Headers added to the client's response (the decision's `responseHeaders`). */
   readonly responseHeaders: Readonly<Record<string, string>>;
-  /** Called when the upstream response head arrives, before it is written. */
-  readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  /**
+   * Called when the upstream response head arrives, before it is written; response hooks may add
+   * entries to `responseHeaders` (a copy of the decision's), which the client's head then carries.
+   */
+  readonly onResponseStart: (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>) => void;
   /** Called with the size of each upstream body chunk as it arrives (TTFT, ITL, response size). */
   readonly onResponseChunk?: ((bytes: number) => void) | undefined;
 }
@@ -96,14 +99,16 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     this.#status = status;
     this.#resume = resume;
     const served = this.#endpoint.address;
+    // Response hooks run first, so that the headers they add reach the client's head.
+    const extra: Record<string, string> = Object.assign(new HeaderRecord(), ctx.responseHeaders);
+    ctx.onResponseStart(this.#endpoint, status, extra);
     // One pass over the raw headers; only a body that gets rewritten (model rename) needs a second
     // one, to drop the upstream content-length.
-    let head = buildClientResponseHead(raw, served, ctx.requestId, false, ctx.responseHeaders);
+    let head = buildClientResponseHead(raw, served, ctx.requestId, false, extra);
     this.#contentType = head.contentType ?? '';
     const processor = createResponseBodyReader({ contentType: this.#contentType, restoreModel: ctx.rewriteModel });
     this.#processor = processor;
-    if (processor.rewrites) head = buildClientResponseHead(raw, served, ctx.requestId, true, ctx.responseHeaders);
-    ctx.onResponseStart(this.#endpoint, status);
+    if (processor.rewrites) head = buildClientResponseHead(raw, served, ctx.requestId, true, extra);
     ctx.res.writeHead(status, head.headers);
     const length = head.contentLength;
     if (length !== undefined && length <= HOLD_LIMIT_BYTES && !this.#contentType.startsWith('text/event-stream')) this.#held = [];

@@ -40,8 +40,8 @@ export interface ForwardOptions {
   readonly headersTimeoutMs: number;
   /** Time allowed between upstream body chunks. */
   readonly bodyTimeoutMs: number;
-  /** The upstream response head arrived from `endpoint`. */
-  readonly onResponseStart: (endpoint: Endpoint, status: number) => void;
+  /** The upstream response head arrived from `endpoint`; hooks may add to `responseHeaders`. */
+  readonly onResponseStart: (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>) => void;
   /** One upstream body chunk of `bytes` bytes arrived. */
   readonly onResponseChunk?: ((bytes: number) => void) | undefined;
   /** One attempt failed (before or after the head); used by the circuit breaker and metrics. */

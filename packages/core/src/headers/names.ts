@@ -57,6 +57,12 @@ export const ENCODERS_HEADER = 'x-encoder-hosts-ports';
  */
 export const DATA_PARALLEL_HEADER = 'x-data-parallel-host-port';
 /**
+ * Response header `destination-endpoint-served-verifier` sets to the endpoint the data plane
+ * reports as served (GAIE conformance tests read it). @public
+ * @category Header contract
+ */
+export const CONFORMANCE_SERVED_ENDPOINT_HEADER = 'x-conformance-test-served-endpoint';
+/**
  * Session token of the session-affinity scorer (base64 endpoint id). @public
  * @category Header contract
  */

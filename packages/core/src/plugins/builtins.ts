@@ -62,6 +62,7 @@ import { p2pSourceProducerPlugin } from './producers/p2p-source-producer.js';
 import { multiclusterFileDiscoveryPlugin } from './discovery/multicluster-file-discovery.js';
 import { multiclusterKvCacheUtilizationScorerPlugin, multiclusterQueueScorerPlugin } from './scorers/multicluster-scorers.js';
 import { multiclusterSessionAffinityFilterPlugin } from './filters/multicluster-session-affinity-filter.js';
+import { destinationEndpointServedVerifierPlugin } from './response-hooks/destination-endpoint-served-verifier.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -142,5 +143,6 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   multiclusterQueueScorerPlugin,
   multiclusterKvCacheUtilizationScorerPlugin,
   multiclusterSessionAffinityFilterPlugin,
+  destinationEndpointServedVerifierPlugin,
   ...requestParserPlugins,
 ];

@@ -18,6 +18,7 @@ export type {
   RequestOutcome,
   Usage,
   ResponseStartInfo,
+  DataPlaneServedReport,
   RequestLifecycle,
   SchedulingProfile,
   WeightedScorer,

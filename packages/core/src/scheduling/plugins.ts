@@ -195,6 +195,28 @@ export interface ResponseStartInfo {
   readonly status: number;
   /** Clock time (ms) of the first byte. */
   readonly at: number;
+  /**
+   * What the data plane reported about the endpoint it used (ext_proc: Envoy's `envoy.lb`
+   * metadata). Absent when the adapter forwarded the request itself.
+   */
+  readonly dataPlane?: DataPlaneServedReport | undefined;
+  /**
+   * Headers added to the client's response, not sent yet: `onResponseStart` hooks may add
+   * entries (llm-d's ResponseHeader plugins). Absent when the adapter cannot add headers then.
+   */
+  readonly responseHeaders?: Record<string, string> | undefined;
+}
+
+/**
+ * The served endpoint as a data plane (Envoy) reports it on the response path.
+ * @public
+ * @category Scheduling framework (Filter → Score → Pick)
+ */
+export interface DataPlaneServedReport {
+  /** True once the proxy sent an `envoy.lb` metadata namespace at all. */
+  readonly lbMetadata: boolean;
+  /** `envoy.lb` → `x-gateway-destination-endpoint-served` (`ip:port`), when present. */
+  readonly served: string | undefined;
 }
 
 /**

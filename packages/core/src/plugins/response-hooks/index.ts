@@ -1,0 +1,1 @@
+export { destinationEndpointServedVerifierPlugin, servedEndpointVerdict, DESTINATION_ENDPOINT_SERVED_VERIFIER } from './destination-endpoint-served-verifier.js';
