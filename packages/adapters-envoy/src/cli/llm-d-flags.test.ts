@@ -18,6 +18,13 @@ describe("switchyard-epp takes llm-d's EPP flags", () => {
     expect(parseEppArgs(['--emit-endpoint-scores=false']).llmd.emitEndpointScores).toBe(false);
   });
 
+  it('acts on --enable-grpc-stream-metrics (off unless given)', () => {
+    expect(parseEppArgs([]).llmd.grpcStreamMetrics).toBe(false);
+    const on = parseEppArgs(['--enable-grpc-stream-metrics']).llmd;
+    expect([on.grpcStreamMetrics, on.notActedOn]).toEqual([true, []]);
+    expect(parseEppArgs(['--enable-grpc-stream-metrics=false']).llmd.grpcStreamMetrics).toBe(false);
+  });
+
   it('rejects what llm-d rejects, naming the flag', () => {
     expect(() => parseEppArgs(['--total-queued-requests-metric', 'x'])).toThrow(/--total-queued-requests-metric.*engineConfigs/);
     expect(() => parseEppArgs(['--config-text', 'x', '--config', 'y'])).toThrow(/--config-text/);
@@ -27,7 +34,7 @@ describe("switchyard-epp takes llm-d's EPP flags", () => {
   });
 
   it('lists both sets of names in --help', () => {
-    for (const flag of ['--config ', '--config-file', '--config-text', '--grpc-health-port', '--emit-endpoint-scores', '--pool-name']) expect(EPP_USAGE).toContain(flag);
+    for (const flag of ['--config ', '--config-file', '--config-text', '--grpc-health-port', '--emit-endpoint-scores', '--enable-grpc-stream-metrics', '--pool-name']) expect(EPP_USAGE).toContain(flag);
   });
 });
 

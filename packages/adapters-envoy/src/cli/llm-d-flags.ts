@@ -12,6 +12,8 @@ export interface LlmdFlags {
   readonly configText: string | undefined;
   /** `--emit-endpoint-scores`: candidates' scores in the `envoy.lb` metadata. */
   readonly emitEndpointScores: boolean;
+  /** `--enable-grpc-stream-metrics`: record the ext_proc stream families. */
+  readonly grpcStreamMetrics: boolean;
   /** llm-d flags given that have no effect here, with why (logged once at startup). */
   readonly notActedOn: readonly string[];
 }
@@ -32,7 +34,6 @@ const NOT_ACTED_ON: Readonly<Record<string, string>> = {
   'zap-stacktrace-level': 'no stack-trace level',
   'zap-time-encoding': 'log lines carry epoch milliseconds',
   'allow-experimental-plugins': 'every plugin type loads without it',
-  'enable-grpc-stream-metrics': 'stream metrics are always exported',
   'refresh-prometheus-metrics-interval': 'pool gauges are computed at scrape time',
   'metrics-endpoint-auth': 'the metrics port has no Kubernetes authn/authz filter',
   'enable-cert-reload': 'certificates are read once at startup',
@@ -62,8 +63,9 @@ export const LLMD_FLAGS_USAGE = `llm-d EPP flags (the llm-d chart's values work 
   --emit-endpoint-scores    add x-gateway-destination-endpoint-scores to envoy.lb metadata
   --cert-path DIR           DIR/tls.crt and DIR/tls.key (same as --tls-cert/--tls-key)
   --refresh-metrics-interval D   same as --scrape-interval-ms (duration, floor 50ms)
+  --enable-grpc-stream-metrics   record llm_d_epp_extproc_streams_inflight, _stream_duration_seconds, _streams_total
   --secure-serving, --health-checking, --tracing, --v, --zap-*,
-  --enable-pprof, --allow-experimental-plugins, --enable-grpc-stream-metrics,
+  --enable-pprof, --allow-experimental-plugins,
   --refresh-prometheus-metrics-interval, --metrics-endpoint-auth, --enable-cert-reload
                             accepted; startup names each one given that has no effect here
 `;
@@ -78,6 +80,7 @@ export function takeLlmdFlags(argv: readonly string[]): { argv: string[]; llmd: 
   const notActedOn: string[] = [];
   let configText: string | undefined;
   let emitEndpointScores = false;
+  let grpcStreamMetrics = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const m = /^--?([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(arg);
@@ -111,7 +114,11 @@ export function takeLlmdFlags(argv: readonly string[]): { argv: string[]; llmd: 
       emitEndpointScores = value !== 'false';
       continue;
     }
+    if (name === 'enable-grpc-stream-metrics') {
+      grpcStreamMetrics = value !== 'false';
+      continue;
+    }
     notActedOn.push(`--${name}: ${NOT_ACTED_ON[name] ?? 'not acted on'}`);
   }
-  return { argv: out, llmd: { configText, emitEndpointScores, notActedOn } };
+  return { argv: out, llmd: { configText, emitEndpointScores, grpcStreamMetrics, notActedOn } };
 }

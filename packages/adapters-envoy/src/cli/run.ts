@@ -51,6 +51,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
     configText: args.llmd.configText ?? (args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8')),
     emitEndpointScores: args.llmd.emitEndpointScores,
+    grpcStreamMetrics: args.llmd.grpcStreamMetrics,
     resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
     endpoints,
     // llm-d labels its pool gauges with the pool's name; without one (file discovery) it is `epp`.

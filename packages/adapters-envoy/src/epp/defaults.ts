@@ -27,6 +27,8 @@ export interface EppDefaults {
   readonly ready: boolean;
   /** Who speaks gRPC on the ports. */
   readonly transport: EppTransport;
+  /** Record llm-d's ext_proc stream families. */
+  readonly grpcStreamMetrics: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export const EPP_DEFAULTS: EppDefaults = Object.freeze({
   emitEndpointScores: EXT_PROC_STREAM_DEFAULTS.emitEndpointScores,
   ready: true,
   transport: EPP_SERVER_DEFAULTS.transport,
+  grpcStreamMetrics: false,
 });
 
 const portOrFalse: OptionRule<number | false> = (value, field) => (value === false ? false : portRule(value, field));
@@ -65,6 +68,7 @@ const RULES: OptionRules<EppDefaults> = {
   emitEndpointScores: optionRules.boolean,
   ready: optionRules.boolean,
   transport: optionRules.oneOf(['grpc-js', 'http2'] as const),
+  grpcStreamMetrics: optionRules.boolean,
 };
 
 /**

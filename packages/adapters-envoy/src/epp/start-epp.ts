@@ -82,6 +82,12 @@ export interface EppOptions {
    * @defaultValue false
    */
   readonly emitEndpointScores?: boolean | undefined;
+  /**
+   * Record llm-d's ext_proc stream families on `/metrics` (`llm_d_epp_extproc_streams_inflight`,
+   * `_stream_duration_seconds`, `_streams_total{code}`), as llm-d's `--enable-grpc-stream-metrics`.
+   * @defaultValue false
+   */
+  readonly grpcStreamMetrics?: boolean | undefined;
   /** The built-ins the packs extend (default: core's). Never changed. */
   readonly registry?: PluginRegistry | undefined;
   /** Plugin packs added after prefix-index's and flow-control's (your own plugin types). */
@@ -257,6 +263,7 @@ export async function startEpp(input: EppOptions): Promise<RunningEpp> {
       parsers: config.parsers,
       trustClassificationHeaders: options.trustClassificationHeaders,
       emitEndpointScores: options.emitEndpointScores,
+      streamMetrics: options.grpcStreamMetrics ? schedulerMetrics.registry : undefined,
       responders: [...config.plugins.values()].filter(isResponder),
       onClose: async () => {
         await running.picker.close();

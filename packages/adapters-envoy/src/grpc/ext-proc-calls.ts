@@ -1,9 +1,11 @@
-import type { Decision, SwitchyardError } from '@switchyard/core';
+import { systemClock, type Clock, type Decision, type SwitchyardError } from '@switchyard/core';
 import { ExtProcStream } from '../stream/ext-proc-stream.js';
 import type { ExtProcObserver, ExtProcSink } from '../stream/types.js';
 import { resolveExtProcStreamOptions, type ResolvedExtProcStreamOptions } from '../stream/defaults.js';
 import type { ProcessingRequest, ProcessingResponse } from '../wire/messages.js';
 import type { EppServerStats } from './options.js';
+import { GrpcStatus } from './http2/call.js';
+import type { ExtProcStreamMetrics } from './stream-metrics.js';
 
 /** What a transport does with one Process call's replies. */
 export interface ProcessCallWriter {
@@ -23,8 +25,8 @@ export interface ProcessCallEvents {
   readonly halfClosed: () => void;
   /** The proxy cancelled (RST_STREAM, connection gone). */
   readonly cancelled: () => void;
-  /** The transport failed (bad framing, socket error) and ends the call itself. */
-  readonly failed: (error: unknown) => void;
+  /** The transport failed (bad framing, socket error) and ends the call itself, with gRPC `status` (INTERNAL when not given). */
+  readonly failed: (error: unknown, status?: number) => void;
 }
 
 function errorDetails(error: unknown): string {
@@ -40,12 +42,19 @@ function errorDetails(error: unknown): string {
 export class ExtProcCalls {
   readonly #streams = new Set<ExtProcStream>();
   readonly #options: ResolvedExtProcStreamOptions;
+  readonly #streamMetrics: ExtProcStreamMetrics | undefined;
+  readonly #clock: Clock;
   readonly #counters = { decisions: 0, failures: 0, rejected: {} as Record<number, number> };
   #scheduling = 0;
   #closing = false;
 
-  /** @param options - the server's stream options; `observer` is wrapped to count */
-  constructor(options: ResolvedExtProcStreamOptions) {
+  /**
+   * @param options - the server's stream options; `observer` is wrapped to count
+   * @param streamMetrics - llm-d's ext_proc stream families, when asked for (`--enable-grpc-stream-metrics`)
+   */
+  constructor(options: ResolvedExtProcStreamOptions, streamMetrics?: ExtProcStreamMetrics) {
+    this.#streamMetrics = streamMetrics;
+    this.#clock = options.clock ?? systemClock;
     const user = options.observer;
     const counters = this.#counters;
     const observer: ExtProcObserver = {
@@ -70,6 +79,17 @@ export class ExtProcCalls {
   /** Binds a new call: returns the handlers the transport calls as things happen. */
   open(writer: ProcessCallWriter): ProcessCallEvents {
     let ended = false;
+    // llm-d times the whole call and labels it with the status it ended with, once per call.
+    const metrics = this.#streamMetrics;
+    const clock = this.#clock;
+    const openedAt = metrics === undefined ? 0 : clock.now();
+    metrics?.opened();
+    let settled = metrics === undefined;
+    const settle = (status: number): void => {
+      if (settled) return;
+      settled = true;
+      metrics?.ended(status, clock.now() - openedAt);
+    };
     // Declared before the sink so that a stream ending itself (immediate response) is forgotten too.
     let forget = (): void => {
       ended = true;
@@ -81,11 +101,13 @@ export class ExtProcCalls {
       close() {
         if (ended) return;
         forget();
+        settle(GrpcStatus.OK);
         writer.end();
       },
       fail(error) {
         if (ended) return;
         forget();
+        settle(GrpcStatus.INTERNAL);
         writer.fail(errorDetails(error));
       },
     };
@@ -119,11 +141,14 @@ export class ExtProcCalls {
         forget();
       },
       cancelled: () => {
+        // Before the stream hears of it: its own clean-up may close the sink.
+        settle(GrpcStatus.CANCELLED);
         stream.cancel();
         forget();
       },
-      failed: (error) => {
+      failed: (error, status) => {
         // The transport has ended the call already (or is about to, with its own status).
+        settle(status ?? GrpcStatus.INTERNAL);
         stream.error(error);
         forget();
       },

@@ -27,9 +27,18 @@ export async function bindGrpcJs(context: TransportContext): Promise<BoundTransp
       fail: (details) => call.emit('error', { code: grpc.status.INTERNAL, details }),
     });
     call.on('data', events.message);
-    call.on('end', events.halfClosed);
+    // A reset stream ends the readable side before grpc-js reports the cancel: decide after
+    // that has had its turn, so a reset is a cancel, not a half-close.
+    call.on('end', () => {
+      setImmediate(() => {
+        if (!call.cancelled) events.halfClosed();
+      });
+    });
     call.on('cancelled', events.cancelled);
-    call.on('error', events.failed);
+    // grpc-js ends the call with the error's code (its own decoding failures carry one).
+    call.on('error', (error: { code?: unknown }) => {
+      events.failed(error, typeof error.code === 'number' ? error.code : undefined);
+    });
   }
 
   function check(call: GrpcJs.ServerUnaryCall<HealthRequest, HealthResponse>, callback: GrpcJs.sendUnaryData<HealthResponse>): void {

@@ -1,4 +1,5 @@
 import type { Clock } from '@switchyard/core';
+import type { Registry } from 'prom-client';
 import type { ExtProcStreamOptions } from '../stream/types.js';
 import type { HealthState } from './health.js';
 
@@ -93,6 +94,12 @@ export interface EppServerOptions extends ExtProcStreamOptions {
   readonly protoDir?: string | undefined;
   /** Runs after the gRPC server has stopped (close the flow controller, stop scraping...). */
   readonly onClose?: (() => void | Promise<void>) | undefined;
+  /**
+   * Record llm-d's ext_proc stream families (`llm_d_epp_extproc_streams_inflight`,
+   * `_stream_duration_seconds`, `_streams_total{code}`; llm-d's `--enable-grpc-stream-metrics`)
+   * in this registry. Default: not recorded.
+   */
+  readonly streamMetrics?: Registry | undefined;
   /** Clock for the shutdown grace timer and stream latencies. Default `systemClock`. */
   readonly clock?: Clock | undefined;
 }

@@ -6,6 +6,7 @@ import { bindHttp2 } from './http2/server.js';
 import { builtinServices, loadProtoLoader, protoLoaderServices } from './load.js';
 import type { EppServer, EppServerOptions } from './options.js';
 import { resolveEppServerOptions } from './server-defaults.js';
+import { ExtProcStreamMetrics } from './stream-metrics.js';
 
 /**
  * Starts the endpoint picker: `envoy.service.ext_proc.v3.ExternalProcessor/Process` and
@@ -27,7 +28,7 @@ export async function startEppServer(input: EppServerOptions): Promise<EppServer
   const services = options.codec === 'proto-loader' ? protoLoaderServices(await loadProtoLoader(), options.protoDir) : builtinServices();
   const clock = options.clock ?? systemClock;
   const health = options.health ?? new HealthState(true);
-  const calls = new ExtProcCalls({ ...options, clock });
+  const calls = new ExtProcCalls({ ...options, clock }, options.streamMetrics === undefined ? undefined : new ExtProcStreamMetrics(options.streamMetrics));
   const context = { options, services, calls, health, clock };
   const transport = options.transport === 'http2' ? await bindHttp2(context) : await bindGrpcJs(context);
   let closing: Promise<void> | undefined;

@@ -49,9 +49,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_flow_control_reclaim_target: FLOW,
   llm_d_epp_flow_control_pending_reclaim: FLOW,
   llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,
-  llm_d_epp_extproc_streams_inflight: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_streams_active has the count',
-  llm_d_epp_extproc_stream_duration_seconds: '--enable-grpc-stream-metrics is accepted but not acted on',
-  llm_d_epp_extproc_streams_total: '--enable-grpc-stream-metrics is accepted but not acted on; switchyard_envoy_stream_failures_total counts failures',
   llm_d_epp_disaggregatedset_strict_header_no_match_total: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
   llm_d_epp_disaggregatedset_revision_gating_share: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
   llm_d_epp_program_aware_jains_fairness_index: 'program-aware-fairness records no metrics yet',
@@ -74,7 +71,11 @@ export const NOT_YET: Readonly<Record<string, string>> = {
 };
 
 /** Families only the EPP exposes (the HTTP gateway has no equivalent), with why. */
-export const EPP_ONLY: Readonly<Record<string, string>> = {};
+export const EPP_ONLY: Readonly<Record<string, string>> = {
+  llm_d_epp_extproc_streams_inflight: 'ext_proc streams (with --enable-grpc-stream-metrics); the gateway serves HTTP',
+  llm_d_epp_extproc_stream_duration_seconds: 'ext_proc streams (with --enable-grpc-stream-metrics); the gateway serves HTTP',
+  llm_d_epp_extproc_streams_total: 'ext_proc streams (with --enable-grpc-stream-metrics); the gateway serves HTTP',
+};
 
 /** Families exposed but without samples after the test's requests (so labels are unchecked there), with why. */
 export const NOT_OBSERVED: Readonly<Record<string, string>> = {

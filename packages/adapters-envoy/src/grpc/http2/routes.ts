@@ -69,7 +69,7 @@ export function processRoute(calls: ExtProcCalls, codec: MethodCodec<ProcessingR
     const abort = (status: number, error: unknown): void => {
       finished = true;
       call.end(status, messageOf(error, 'bad request stream'));
-      events.failed(error);
+      events.failed(error, status);
     };
     stream.on('data', (chunk: Buffer) => {
       if (finished) return;
@@ -95,18 +95,23 @@ export function processRoute(calls: ExtProcCalls, codec: MethodCodec<ProcessingR
     });
     stream.on('end', () => {
       if (finished) return;
-      // Node ends the readable side of a reset stream too: that is a cancel, not a half-close.
-      if (stream.closed) {
+      // Node ends the readable side of a reset stream too, and only then reports the reset
+      // ('close' with a non-zero rstCode): decide after that has had its turn, so a reset is a
+      // cancel, not a half-close.
+      setImmediate(() => {
+        if (finished) return;
+        if (stream.closed) {
+          finished = true;
+          events.cancelled();
+          return;
+        }
+        if (!decoder.atBoundary) {
+          abort(GrpcStatus.INTERNAL, new Error('the request stream ended inside a message'));
+          return;
+        }
         finished = true;
-        events.cancelled();
-        return;
-      }
-      if (!decoder.atBoundary) {
-        abort(GrpcStatus.INTERNAL, new Error('the request stream ended inside a message'));
-        return;
-      }
-      finished = true;
-      events.halfClosed();
+        events.halfClosed();
+      });
     });
     stream.on('error', (error: Error) => {
       if (finished) return;
