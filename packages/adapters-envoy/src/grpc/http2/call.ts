@@ -1,8 +1,9 @@
 import { constants, type OutgoingHttpHeaders, type ServerHttp2Stream } from 'node:http2';
+import type { Clock, TimerHandle } from '@switchyard/core';
 import { GRPC_PREFIX_BYTES } from './frames.js';
 
 /** The gRPC status codes this server sends. */
-export const GrpcStatus = { OK: 0, CANCELLED: 1, INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13, UNAVAILABLE: 14 } as const;
+export const GrpcStatus = { OK: 0, CANCELLED: 1, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, RESOURCE_EXHAUSTED: 8, UNIMPLEMENTED: 12, INTERNAL: 13, UNAVAILABLE: 14 } as const;
 
 /** The response headers of every call (identity only: nothing is compressed either way). */
 const RESPONSE_HEADERS: OutgoingHttpHeaders = { ':status': 200, 'content-type': 'application/grpc', 'grpc-accept-encoding': 'identity' };
@@ -29,9 +30,14 @@ export class GrpcServerCall {
   #headersSent = false;
   #ended = false;
   #trailers: OutgoingHttpHeaders = {};
+  #deadline: { readonly clock: Clock; readonly timer: TimerHandle } | undefined;
+  #onExpired: (() => void) | undefined;
 
   constructor(stream: ServerHttp2Stream) {
     this.#stream = stream;
+    stream.once('close', () => {
+      this.#clearDeadline();
+    });
     stream.on('wantTrailers', () => {
       stream.sendTrailers(this.#trailers);
       this.#resetSoon();
@@ -65,10 +71,31 @@ export class GrpcServerCall {
     return ok;
   }
 
+  /**
+   * Ends the call with DEADLINE_EXCEEDED if it still runs `ms` from now (the `grpc-timeout` the
+   * client sent), then tells the route through {@link GrpcServerCall.onExpired}.
+   */
+  startDeadline(ms: number, clock: Clock): void {
+    this.#clearDeadline();
+    const timer = clock.setTimeout(() => {
+      this.#deadline = undefined;
+      if (this.ended) return;
+      this.end(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      this.#onExpired?.();
+    }, ms);
+    this.#deadline = { clock, timer };
+  }
+
+  /** What the route does when the deadline ends the call (stop the work the call started). */
+  set onExpired(fn: () => void) {
+    this.#onExpired = fn;
+  }
+
   /** Ends the call with `status` (and `message`, when given). */
   end(status: number, message?: string): void {
     if (this.ended) return;
     this.#ended = true;
+    this.#clearDeadline();
     const trailers: OutgoingHttpHeaders = { 'grpc-status': String(status) };
     if (message !== undefined && message !== '') trailers['grpc-message'] = encodeGrpcMessageText(message);
     const stream = this.#stream;
@@ -89,6 +116,13 @@ export class GrpcServerCall {
    */
   #resetSoon(): void {
     if (!this.#stream.readableEnded) setImmediate(() => { this.#reset(); });
+  }
+
+  #clearDeadline(): void {
+    const d = this.#deadline;
+    if (d === undefined) return;
+    this.#deadline = undefined;
+    d.clock.clearTimeout(d.timer);
   }
 
   #reset(): void {

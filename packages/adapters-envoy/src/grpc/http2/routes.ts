@@ -65,6 +65,12 @@ export function processRoute(calls: ExtProcCalls, codec: MethodCodec<ProcessingR
         call.end(GrpcStatus.INTERNAL, details);
       },
     });
+    // The client's grpc-timeout elapsed: the call already ended DEADLINE_EXCEEDED; stop the pick.
+    call.onExpired = () => {
+      if (finished) return;
+      finished = true;
+      events.cancelled();
+    };
     /** Ends the call with a transport status the proxy caused (framing, decoding). */
     const abort = (status: number, error: unknown): void => {
       finished = true;

@@ -4,6 +4,7 @@ import type { ProcessingRequest, ProcessingResponse } from '../../wire/messages.
 import type { BoundTransport, TransportContext } from '../transport.js';
 import type { EppKeepaliveOptions } from '../options.js';
 import { GrpcServerCall, GrpcStatus } from './call.js';
+import { parseGrpcTimeout } from './deadline.js';
 import { checkRoute, processRoute, watchRoute, type MethodCodec, type Route } from './routes.js';
 
 /*
@@ -34,8 +35,11 @@ function reject(stream: ServerHttp2Stream, status: number): void {
   stream.resume();
 }
 
-/** Checks a new stream's headers and hands it to its route; unknown methods get UNIMPLEMENTED. */
-function dispatch(routes: ReadonlyMap<string, Route>, stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
+/**
+ * Checks a new stream's headers and hands it to its route; unknown methods get UNIMPLEMENTED, a
+ * `grpc-timeout` starts the call's deadline (a malformed one is INTERNAL, as grpc-js answers).
+ */
+function dispatch(routes: ReadonlyMap<string, Route>, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, clock: Clock): void {
   stream.on('error', () => undefined); // reported through 'close' to the route; never the process
   if (headers[':method'] !== 'POST') {
     reject(stream, 405);
@@ -60,6 +64,16 @@ function dispatch(routes: ReadonlyMap<string, Route>, stream: ServerHttp2Stream,
     call.end(GrpcStatus.UNIMPLEMENTED, `grpc-encoding ${String(encoding)} is not supported (identity only)`);
     stream.resume();
     return;
+  }
+  const timeout = headers['grpc-timeout'];
+  if (timeout !== undefined) {
+    const parsed = parseGrpcTimeout(String(timeout));
+    if (!parsed.ok) {
+      call.end(GrpcStatus.INTERNAL, parsed.message);
+      stream.resume();
+      return;
+    }
+    call.startDeadline(parsed.ms, clock);
   }
   route(stream, call);
 }
@@ -106,7 +120,7 @@ function serve(context: TransportContext, routes: ReadonlyMap<string, Route>, tl
       ? createSecureServer({ ...common, cert: Buffer.from(options.tls.cert), key: Buffer.from(options.tls.key), allowHTTP1: false })
       : createServer(common);
   server.on('stream', (stream, headers) => {
-    dispatch(routes, stream, headers);
+    dispatch(routes, stream, headers, context.clock);
   });
   // A broken connection costs its streams (each sees 'close'), never the process.
   server.on('sessionError', () => undefined);
