@@ -174,6 +174,10 @@ export {
   clusterEndpointSpecOf, MULTICLUSTER_FILE_DISCOVERY, METRICS_PORT_LABEL, multiclusterQueueScorerPlugin,
   multiclusterKvCacheUtilizationScorerPlugin, MULTICLUSTER_ATTRIBUTES, multiclusterSessionAffinityFilterPlugin,
   destinationEndpointServedVerifierPlugin, servedEndpointVerdict, DESTINATION_ENDPOINT_SERVED_VERIFIER,
+  METRICS_ADDRESS_LABEL, multiclusterMetricsDataSourcePlugin, multiclusterMetricsDataSourceParameters,
+  createMulticlusterMetricsDataSource, isMulticlusterMetricsDataSource, MULTICLUSTER_METRICS_DATA_SOURCE,
+  multiclusterMetricsExtractorPlugin, multiclusterMetricsExtractorParameters, isMulticlusterMetricsExtractor,
+  selectGaugeValue, MULTICLUSTER_METRICS_EXTRACTOR,
 } from './plugins/index.js';
 export type {
   DiscoveryTarget, EndpointDiscovery, FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint,
@@ -189,7 +193,7 @@ export type {
   TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch, ThresholdOperator,
   ScalarAttribute, ModelsDataSource, ModelData, ModelsView, ModelsDataExtractor, RequestLine,
   LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource, UtilizationMetric,
-  TopologyLevel,
+  TopologyLevel, MulticlusterMetricsDataSource, MulticlusterMetricsExtractor,
 } from './plugins/index.js';
 
 // Configuration

@@ -4,8 +4,6 @@
  */
 export const KNOWN_MISSING_TYPES: readonly string[] = [
   'disaggregatedset-rollout-screener',
-  'multicluster-metrics-data-source',
-  'multicluster-metrics-extractor',
   'request-attribute-reporter',
   'vllmgrpc-parser',
 ];

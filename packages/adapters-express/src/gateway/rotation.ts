@@ -94,7 +94,7 @@ interface BreakerState {
   timer: TimerHandle | undefined;
 }
 
-const specOf = (e: Endpoint): EndpointSpec => ({ id: e.id, address: e.address, labels: e.labels, metricsPort: e.metricsPort });
+const specOf = (e: Endpoint): EndpointSpec => ({ id: e.id, address: e.address, labels: e.labels, metricsPort: e.metricsPort, ...(e.metricsHost === undefined ? {} : { metricsHost: e.metricsHost }) });
 
 /**
  * A circuit breaker per endpoint, implemented as a second `EndpointPool` that mirrors the

@@ -4,6 +4,8 @@ import { isDcgmDataSource } from '../plugins/data-layer/dcgm-data-source.js';
 import { isDcgmExtractor } from '../plugins/data-layer/dcgm-extractor.js';
 import { isModelsDataExtractor } from '../plugins/data-layer/models-data-extractor.js';
 import { isModelsDataSource } from '../plugins/data-layer/models-data-source.js';
+import { isMulticlusterMetricsDataSource } from '../plugins/data-layer/multicluster-metrics-data-source.js';
+import { isMulticlusterMetricsExtractor } from '../plugins/data-layer/multicluster-metrics-extractor.js';
 import { isEndpointDiscovery } from '../plugins/discovery/endpoint-discovery.js';
 import { isK8sNotificationSource } from '../plugins/data-layer/k8s-notification-source.js';
 import { isMetricsDataSource, metricsDataSourceParameters, metricsSourceSettings, type MetricsSourceSettings } from '../plugins/data-layer/metrics-data-source.js';
@@ -128,6 +130,7 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
       const extractors = s.extractors.map((e, j) => lookup(['dataLayer', 'sources', i, 'extractors', j, 'pluginRef'], e.pluginRef));
       if (isMetricsDataSource(source)) metricsSources.push(merge(source, extractors.filter(isMetricsExtractor)));
       if (isDcgmDataSource(source)) source.attachExtractors(extractors);
+      if (isMulticlusterMetricsDataSource(source)) source.attachExtractors(extractors);
       if (isModelsDataSource(source)) source.attachExtractors(extractors);
       if (isK8sNotificationSource(source)) source.attachExtractors(extractors);
     });
@@ -144,6 +147,8 @@ export function resolveDataLayer(raw: Record<string, unknown> | undefined, plugi
     for (const source of all.filter(isMetricsDataSource)) metricsSources.push(merge(source, extractors));
     const gpuExtractors = all.filter(isDcgmExtractor);
     for (const source of all.filter(isDcgmDataSource)) source.attachExtractors(gpuExtractors);
+    const clusterExtractors = all.filter(isMulticlusterMetricsExtractor);
+    for (const source of all.filter(isMulticlusterMetricsDataSource)) source.attachExtractors(clusterExtractors);
     const modelExtractors = all.filter(isModelsDataExtractor);
     for (const source of all.filter(isModelsDataSource)) source.attachExtractors(modelExtractors);
     // An extractor listed without a source configures the default source.

@@ -79,7 +79,7 @@ export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
     const labels = { ...(spec.labels ?? {}) };
     const existing = this.#byId.get(id);
     if (existing !== undefined) {
-      Object.assign(existing, { address: spec.address, ip, port, labels, engineType: engineOf(labels), metricsPort: spec.metricsPort ?? port });
+      Object.assign(existing, { address: spec.address, ip, port, labels, engineType: engineOf(labels), metricsPort: spec.metricsPort ?? port, metricsHost: spec.metricsHost });
       this.#list = undefined;
       this.emit('updated', existing);
       return existing;
@@ -92,6 +92,7 @@ export class EndpointPool extends EventEmitter<EndpointPoolEvents> {
       labels,
       engineType: engineOf(labels),
       metricsPort: spec.metricsPort ?? port,
+      metricsHost: spec.metricsHost,
       metrics: undefined,
       inFlightRequests: 0,
       inFlightTokens: 0,

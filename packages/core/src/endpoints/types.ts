@@ -45,6 +45,11 @@ export interface EndpointSpec {
   readonly labels?: Readonly<Record<string, string>>;
   /** Port of `/metrics` when it differs from the serving port. */
   readonly metricsPort?: number;
+  /**
+   * Host (name or IP) of `/metrics` when it differs from the serving host, e.g. a cluster's
+   * `metricsAddress` label in `multicluster-file-discovery`.
+   */
+  readonly metricsHost?: string;
 }
 
 /**
@@ -68,6 +73,8 @@ export interface Endpoint {
   readonly engineType: EngineType;
   /** Port of `/metrics`. */
   readonly metricsPort: number;
+  /** Host of `/metrics` when it is not `ip` (undefined: `ip`). */
+  readonly metricsHost?: string | undefined;
   /** Latest metrics, or undefined before the first scrape/push. */
   readonly metrics: EndpointMetrics | undefined;
   /** Requests Switchyard has dispatched to this endpoint and not yet completed. */

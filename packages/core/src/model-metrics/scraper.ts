@@ -234,7 +234,7 @@ export class MetricsScraper extends EventEmitter<MetricsScraperEvents> {
 
   /** URL polled for an endpoint. */
   urlOf(endpoint: Endpoint): string {
-    return `${this.#scheme}://${joinHostPort(endpoint.ip, endpoint.metricsPort)}${this.#path}`;
+    return `${this.#scheme}://${joinHostPort(endpoint.metricsHost ?? endpoint.ip, endpoint.metricsPort)}${this.#path}`;
   }
 
   readonly #onAdded = (endpoint: Endpoint): void => {

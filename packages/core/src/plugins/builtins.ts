@@ -63,6 +63,8 @@ import { multiclusterFileDiscoveryPlugin } from './discovery/multicluster-file-d
 import { multiclusterKvCacheUtilizationScorerPlugin, multiclusterQueueScorerPlugin } from './scorers/multicluster-scorers.js';
 import { multiclusterSessionAffinityFilterPlugin } from './filters/multicluster-session-affinity-filter.js';
 import { destinationEndpointServedVerifierPlugin } from './response-hooks/destination-endpoint-served-verifier.js';
+import { multiclusterMetricsDataSourcePlugin } from './data-layer/multicluster-metrics-data-source.js';
+import { multiclusterMetricsExtractorPlugin } from './data-layer/multicluster-metrics-extractor.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -144,5 +146,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   multiclusterKvCacheUtilizationScorerPlugin,
   multiclusterSessionAffinityFilterPlugin,
   destinationEndpointServedVerifierPlugin,
+  multiclusterMetricsDataSourcePlugin,
+  multiclusterMetricsExtractorPlugin,
   ...requestParserPlugins,
 ];

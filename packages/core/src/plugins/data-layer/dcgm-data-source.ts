@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import type { Clock, TimerHandle } from '../../clock/clock.js';
+import type { Clock } from '../../clock/clock.js';
 import { joinHostPort } from '../../endpoints/address.js';
 import type { EndpointPool } from '../../endpoints/pool.js';
 import type { Endpoint } from '../../endpoints/types.js';
-import { createHttpMetricsFetcher, type MetricsFetcher } from '../../model-metrics/http-fetcher.js';
-import { parsePrometheusText } from '../../model-metrics/prometheus-text.js';
+import type { MetricsFetcher } from '../../model-metrics/http-fetcher.js';
 import { MIN_SCRAPE_INTERVAL_MS } from '../../model-metrics/scraper.js';
 import { durationSchema } from '../../config/duration.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 import { isDcgmExtractor, type DcgmExtractor } from './dcgm-extractor.js';
+import { PagePoller } from './page-poller.js';
 
 /**
  * Type of llm-d's NVIDIA DCGM exporter source. @public
@@ -61,23 +61,25 @@ export function isDcgmDataSource(p: Plugin): p is DcgmDataSource {
 }
 
 type Params = z.output<typeof dcgmDataSourceParameters>;
-const POLL_TIMEOUT_MS = 1000;
 
 class DcgmPoller implements DcgmDataSource {
   readonly type = DCGM_DATA_SOURCE;
   readonly #extractors: DcgmExtractor[] = [];
-  readonly #failures = new Map<string, number>();
-  readonly #inFlight = new Set<string>();
-  readonly #abort = new AbortController();
-  readonly #intervalMs: number;
-  #fetch: (MetricsFetcher & { close?(): void }) | undefined;
-  #timer: TimerHandle | undefined;
-  #closed = false;
+  readonly #poller: PagePoller;
 
-  constructor(readonly name: string, private readonly params: Params, private readonly pool: EndpointPool, private readonly clock: Clock, fetch?: MetricsFetcher) {
+  constructor(readonly name: string, private readonly params: Params, pool: EndpointPool, clock: Clock, fetch?: MetricsFetcher) {
     const ms = params.interval === undefined || params.interval === '' ? MIN_SCRAPE_INTERVAL_MS : params.interval;
-    this.#intervalMs = Math.max(MIN_SCRAPE_INTERVAL_MS, ms);
-    this.#fetch = fetch;
+    this.#poller = new PagePoller({
+      pool,
+      clock,
+      intervalMs: Math.max(MIN_SCRAPE_INTERVAL_MS, ms),
+      urlOf: (e) => this.urlOf(e),
+      http: { tls: { rejectUnauthorized: !params.insecureSkipVerify } },
+      fetch,
+      onPage: (endpoint, families) => {
+        for (const e of this.#extractors) e.extract(endpoint, families);
+      },
+    });
   }
 
   urlOf(endpoint: Endpoint): string {
@@ -86,55 +88,19 @@ class DcgmPoller implements DcgmDataSource {
 
   attachExtractors(extractors: readonly Plugin[]): void {
     for (const e of extractors) if (isDcgmExtractor(e) && !this.#extractors.includes(e)) this.#extractors.push(e);
-    if (this.#extractors.length > 0 && this.#timer === undefined && !this.#closed) this.#schedule();
+    if (this.#extractors.length > 0) this.#poller.start();
   }
 
   failures(endpointId: string): number {
-    return this.#failures.get(endpointId) ?? 0;
+    return this.#poller.failures(endpointId);
   }
 
-  async pollOnce(): Promise<void> {
-    await Promise.all(this.pool.list().map((e) => this.#poll(e)));
-    // Counters of endpoints that left the pool go, so the map stays as large as the pool.
-    for (const id of this.#failures.keys()) if (this.pool.get(id) === undefined) this.#failures.delete(id);
-  }
-
-  #schedule(): void {
-    this.#timer = this.clock.setTimeout(() => {
-      void this.pollOnce().finally(() => {
-        if (!this.#closed) this.#schedule();
-      });
-    }, this.#intervalMs);
-  }
-
-  async #poll(endpoint: Endpoint): Promise<void> {
-    // One poll per endpoint at a time: a slow exporter is skipped, not piled up on.
-    if (this.#closed || this.#inFlight.has(endpoint.id)) return;
-    this.#inFlight.add(endpoint.id);
-    this.#fetch ??= createHttpMetricsFetcher({ tls: { rejectUnauthorized: !this.params.insecureSkipVerify } });
-    const timeout = new AbortController();
-    const timer = this.clock.setTimeout(() => {
-      timeout.abort();
-    }, POLL_TIMEOUT_MS);
-    try {
-      const text = await this.#fetch(this.urlOf(endpoint), AbortSignal.any([timeout.signal, this.#abort.signal]));
-      const families = parsePrometheusText(text);
-      for (const e of this.#extractors) e.extract(endpoint, families);
-      this.#failures.set(endpoint.id, 0);
-    } catch {
-      // An unreachable or malformed exporter only leaves that endpoint's utilization unknown.
-      this.#failures.set(endpoint.id, this.failures(endpoint.id) + 1);
-    } finally {
-      this.clock.clearTimeout(timer);
-      this.#inFlight.delete(endpoint.id);
-    }
+  pollOnce(): Promise<void> {
+    return this.#poller.pollOnce();
   }
 
   close(): void {
-    this.#closed = true;
-    if (this.#timer !== undefined) this.clock.clearTimeout(this.#timer);
-    this.#abort.abort();
-    this.#fetch?.close?.();
+    this.#poller.close();
   }
 }
 

@@ -18,6 +18,22 @@ export { dcgmDataSourcePlugin, dcgmDataSourceParameters, createDcgmDataSource, i
 export type { DcgmDataSource } from './dcgm-data-source.js';
 export { dcgmExtractorPlugin, gpuUtilizationAttribute, gpuUtilizationOf, isDcgmExtractor, DCGM_EXTRACTOR, DCGM_GPU_UTIL_METRIC } from './dcgm-extractor.js';
 export type { DcgmExtractor } from './dcgm-extractor.js';
+export {
+  multiclusterMetricsDataSourcePlugin,
+  multiclusterMetricsDataSourceParameters,
+  createMulticlusterMetricsDataSource,
+  isMulticlusterMetricsDataSource,
+  MULTICLUSTER_METRICS_DATA_SOURCE,
+} from './multicluster-metrics-data-source.js';
+export type { MulticlusterMetricsDataSource } from './multicluster-metrics-data-source.js';
+export {
+  multiclusterMetricsExtractorPlugin,
+  multiclusterMetricsExtractorParameters,
+  isMulticlusterMetricsExtractor,
+  selectGaugeValue,
+  MULTICLUSTER_METRICS_EXTRACTOR,
+} from './multicluster-metrics-extractor.js';
+export type { MulticlusterMetricsExtractor } from './multicluster-metrics-extractor.js';
 export { topologyExtractorPlugin, topologyExtractorParameters, topologyAttribute, isTopologyExtractor, TOPOLOGY_EXTRACTOR } from './topology-extractor.js';
 export type { Topology, TopologyView, TopologyExtractor } from './topology-extractor.js';
 export { modelsDataSourcePlugin, modelsDataSourceParameters, createModelsDataSource, isModelsDataSource, MODELS_DATA_SOURCE } from './models-data-source.js';

@@ -82,7 +82,7 @@ export interface FileDiscovery extends EndpointDiscovery {
 type Params = z.output<typeof fileDiscoveryParameters>;
 
 const sameSpec = (a: DiscoveredEndpoint, b: DiscoveredEndpoint): boolean =>
-  a.address === b.address && a.metricsPort === b.metricsPort && JSON.stringify(a.labels) === JSON.stringify(b.labels);
+  a.address === b.address && a.metricsPort === b.metricsPort && a.metricsHost === b.metricsHost && JSON.stringify(a.labels) === JSON.stringify(b.labels);
 
 class WatchedEndpointsFile implements FileDiscovery {
   ready = false;

@@ -4,4 +4,4 @@ export { parseEndpointsFile, endpointSpecOf, MAX_ENDPOINTS_FILE_BYTES } from './
 export type { FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint } from './endpoints-file.js';
 export { fileDiscoveryPlugin, fileDiscoveryParameters, createFileDiscovery, FILE_DISCOVERY, FILE_WATCH_POLL_MS } from './file-discovery.js';
 export type { FileDiscovery, FileDiscoveryDeps, EndpointsFileReader } from './file-discovery.js';
-export { multiclusterFileDiscoveryPlugin, clusterEndpointSpecOf, MULTICLUSTER_FILE_DISCOVERY, METRICS_PORT_LABEL } from './multicluster-file-discovery.js';
+export { multiclusterFileDiscoveryPlugin, clusterEndpointSpecOf, MULTICLUSTER_FILE_DISCOVERY, METRICS_PORT_LABEL, METRICS_ADDRESS_LABEL } from './multicluster-file-discovery.js';

@@ -15,23 +15,41 @@ export const MULTICLUSTER_FILE_DISCOVERY = 'multicluster-file-discovery';
 export const METRICS_PORT_LABEL = 'metricsPort';
 
 /**
- * The pool entry of a cluster endpoint: as `file-discovery`'s, with the `metricsPort` label as
- * the scrape port (a bad one is ignored: the serving port is scraped, llm-d's default).
+ * Endpoint label naming another host (name or IP) to scrape a cluster endpoint's metrics from
+ * (llm-d's). @public
+ * @category Built-in plugins
+ */
+export const METRICS_ADDRESS_LABEL = 'metricsAddress';
+
+/**
+ * The pool entry of a cluster endpoint: as `file-discovery`'s, with the `metricsAddress` label
+ * as the scrape host and the `metricsPort` label as the scrape port, each defaulting to the
+ * endpoint's own (a bad port or a blank address is ignored).
  * @public
  * @category Built-in plugins
  */
 export function clusterEndpointSpecOf(e: FileEndpoint): DiscoveredEndpoint {
   const spec = endpointSpecOf(e);
   const label = e.labels[METRICS_PORT_LABEL];
-  const port = label !== undefined && /^\d{1,5}$/.test(label) ? Number(label) : undefined;
-  return port === undefined || port < 1 || port > 65535 ? spec : { ...spec, metricsPort: port };
+  const parsed = label !== undefined && /^\d{1,5}$/.test(label) ? Number(label) : undefined;
+  const port = parsed === undefined || parsed < 1 || parsed > 65535 ? undefined : parsed;
+  const host = metricsHostOf(e.labels[METRICS_ADDRESS_LABEL]);
+  if (port === undefined && host === undefined) return spec;
+  return { ...spec, ...(port === undefined ? {} : { metricsPort: port }), ...(host === undefined ? {} : { metricsHost: host }) };
+}
+
+/** The host a `metricsAddress` label names: trimmed, IPv6 brackets removed; blank → none. */
+function metricsHostOf(label: string | undefined): string | undefined {
+  const host = label?.trim() ?? '';
+  if (host === '') return undefined;
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
 /**
  * `multicluster-file-discovery` (llm-d, alpha): `file-discovery` whose entries are clusters (each
  * a remote EPP or gateway), so `address` may be a host name or an IPv6 address too; the
- * `metricsPort` label sets the scrape port. The `metricsAddress` label (another scrape host) is
- * not acted on: Switchyard scrapes an endpoint on its own host.
+ * `metricsAddress` and `metricsPort` labels set the scrape host and port (what
+ * `multicluster-metrics-data-source` and the metrics scraper poll).
  * @public
  * @category Built-in plugins
  */

@@ -1,0 +1,104 @@
+import type { Clock, TimerHandle } from '../../clock/clock.js';
+import type { EndpointPool } from '../../endpoints/pool.js';
+import type { Endpoint } from '../../endpoints/types.js';
+import { createHttpMetricsFetcher, type HttpMetricsFetcherOptions, type MetricsFetcher } from '../../model-metrics/http-fetcher.js';
+import { parsePrometheusText } from '../../model-metrics/prometheus-text.js';
+import type { MetricFamily } from '../../model-metrics/types.js';
+
+/** Each poll of one endpoint is bounded by this (llm-d's 1 s poll bound). */
+const POLL_TIMEOUT_MS = 1000;
+
+/**
+ * What a {@link PagePoller} polls and where the pages go.
+ * @internal
+ */
+export interface PagePollerOptions {
+  readonly pool: EndpointPool;
+  readonly clock: Clock;
+  readonly intervalMs: number;
+  /** The page URL of an endpoint. */
+  readonly urlOf: (endpoint: Endpoint) => string;
+  /** Options of the default HTTP fetcher, created at the first poll. */
+  readonly http: HttpMetricsFetcherOptions;
+  /** A fetcher to use instead (tests). */
+  readonly fetch?: MetricsFetcher | undefined;
+  /** One parsed page of `endpoint`. */
+  readonly onPage: (endpoint: Endpoint, families: readonly MetricFamily[]) => void;
+}
+
+/**
+ * Polls a Prometheus text page of every pool endpoint on a timer, for the data sources that
+ * feed their own extractors (`dcgm-data-source`, `multicluster-metrics-data-source`): one poll
+ * per endpoint at a time, each bounded by 1 s, failures counted per endpoint.
+ * @internal
+ */
+export class PagePoller {
+  readonly #o: PagePollerOptions;
+  readonly #failures = new Map<string, number>();
+  readonly #inFlight = new Set<string>();
+  readonly #abort = new AbortController();
+  #fetch: (MetricsFetcher & { close?(): void }) | undefined;
+  #timer: TimerHandle | undefined;
+  #closed = false;
+
+  constructor(options: PagePollerOptions) {
+    this.#o = options;
+    this.#fetch = options.fetch;
+  }
+
+  /** Starts the timer (idempotent; never after close). */
+  start(): void {
+    if (this.#timer === undefined && !this.#closed) this.#schedule();
+  }
+
+  /** Consecutive failed polls of an endpoint (0 after a success). */
+  failures(endpointId: string): number {
+    return this.#failures.get(endpointId) ?? 0;
+  }
+
+  /** Polls every endpoint once now; resolves when every page was handled. */
+  async pollOnce(): Promise<void> {
+    const pool = this.#o.pool;
+    await Promise.all(pool.list().map((e) => this.#poll(e)));
+    // Counters of endpoints that left the pool go, so the map stays as large as the pool.
+    for (const id of this.#failures.keys()) if (pool.get(id) === undefined) this.#failures.delete(id);
+  }
+
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) this.#o.clock.clearTimeout(this.#timer);
+    this.#abort.abort();
+    this.#fetch?.close?.();
+  }
+
+  #schedule(): void {
+    this.#timer = this.#o.clock.setTimeout(() => {
+      void this.pollOnce().finally(() => {
+        if (!this.#closed) this.#schedule();
+      });
+    }, this.#o.intervalMs);
+  }
+
+  async #poll(endpoint: Endpoint): Promise<void> {
+    // One poll per endpoint at a time: a slow server is skipped, not piled up on.
+    if (this.#closed || this.#inFlight.has(endpoint.id)) return;
+    this.#inFlight.add(endpoint.id);
+    this.#fetch ??= createHttpMetricsFetcher(this.#o.http);
+    const clock = this.#o.clock;
+    const timeout = new AbortController();
+    const timer = clock.setTimeout(() => {
+      timeout.abort();
+    }, POLL_TIMEOUT_MS);
+    try {
+      const text = await this.#fetch(this.#o.urlOf(endpoint), AbortSignal.any([timeout.signal, this.#abort.signal]));
+      this.#o.onPage(endpoint, parsePrometheusText(text));
+      this.#failures.set(endpoint.id, 0);
+    } catch {
+      // An unreachable or malformed page only leaves that endpoint's values unknown.
+      this.#failures.set(endpoint.id, this.failures(endpoint.id) + 1);
+    } finally {
+      clock.clearTimeout(timer);
+      this.#inFlight.delete(endpoint.id);
+    }
+  }
+}
