@@ -189,6 +189,9 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
   if ((values['tls-cert'] === undefined) !== (values['tls-key'] === undefined)) {
     throw new SwitchyardError('CONFIG_INVALID', '--tls-cert and --tls-key: give both to enable TLS, or neither');
   }
+  if (llmd.secureServing === false && values['tls-cert'] !== undefined) {
+    throw new SwitchyardError('CONFIG_INVALID', '--secure-serving=false and --tls-cert/--cert-path: plaintext or TLS, give one or the other');
+  }
   const trust = trustFlag(values['trust-classification-headers'], values['trust-headers']);
   const endpoints = values.endpoints === undefined ? undefined : splitEndpoints(values.endpoints);
   if (endpoints?.length === 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints: expected at least one ip:port');

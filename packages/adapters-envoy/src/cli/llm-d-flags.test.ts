@@ -11,10 +11,10 @@ describe("switchyard-epp takes llm-d's EPP flags", () => {
   });
 
   it('reads --config-text and --emit-endpoint-scores, and names the flags it does not act on', () => {
-    const a = parseEppArgs(['--config-text', 'kind: EndpointPickerConfig', '--emit-endpoint-scores', '--secure-serving=false', '--v', '4']);
+    const a = parseEppArgs(['--config-text', 'kind: EndpointPickerConfig', '--emit-endpoint-scores', '--health-checking=false', '--v', '4']);
     expect(a.llmd.configText).toBe('kind: EndpointPickerConfig');
     expect(a.llmd.emitEndpointScores).toBe(true);
-    expect(a.llmd.notActedOn.map((l) => l.split(':')[0])).toEqual(['--secure-serving', '--v']);
+    expect(a.llmd.notActedOn.map((l) => l.split(':')[0])).toEqual(['--health-checking', '--v']);
     expect(parseEppArgs(['--emit-endpoint-scores=false']).llmd.emitEndpointScores).toBe(false);
   });
 

@@ -14,6 +14,12 @@ export interface LlmdFlags {
   readonly emitEndpointScores: boolean;
   /** `--enable-grpc-stream-metrics`: record the ext_proc stream families. */
   readonly grpcStreamMetrics: boolean;
+  /**
+   * `--secure-serving`: true serves TLS, with a self-signed certificate generated at start when
+   * no `--tls-cert`/`--cert-path` is given (as llm-d does); false serves plaintext; undefined when
+   * not given (TLS exactly when certificate files are given).
+   */
+  readonly secureServing: boolean | undefined;
   /** llm-d flags given that have no effect here, with why (logged once at startup). */
   readonly notActedOn: readonly string[];
 }
@@ -23,7 +29,6 @@ const RENAMED: Readonly<Record<string, string>> = { 'config-file': 'config' };
 
 /** llm-d flags accepted without effect, with the reason printed at startup. */
 const NOT_ACTED_ON: Readonly<Record<string, string>> = {
-  'secure-serving': 'TLS is on when --tls-cert/--tls-key (or --cert-path) are given; no self-signed certificate is generated',
   'health-checking': 'grpc.health.v1 is always registered on the ext_proc port',
   'enable-pprof': 'no pprof endpoints in Node; use --inspect',
   tracing: 'tracing is --otel',
@@ -64,7 +69,9 @@ export const LLMD_FLAGS_USAGE = `llm-d EPP flags (the llm-d chart's values work 
   --cert-path DIR           DIR/tls.crt and DIR/tls.key (same as --tls-cert/--tls-key)
   --refresh-metrics-interval D   same as --scrape-interval-ms (duration, floor 50ms)
   --enable-grpc-stream-metrics   record llm_d_epp_extproc_streams_inflight, _stream_duration_seconds, _streams_total
-  --secure-serving, --health-checking, --tracing, --v, --zap-*,
+  --secure-serving[=false]  TLS on the ext_proc port; without --tls-cert/--cert-path a
+                            self-signed certificate is generated at start (=false: plaintext)
+  --health-checking, --tracing, --v, --zap-*,
   --enable-pprof, --allow-experimental-plugins,
   --refresh-prometheus-metrics-interval, --metrics-endpoint-auth, --enable-cert-reload
                             accepted; startup names each one given that has no effect here
@@ -81,6 +88,7 @@ export function takeLlmdFlags(argv: readonly string[]): { argv: string[]; llmd: 
   let configText: string | undefined;
   let emitEndpointScores = false;
   let grpcStreamMetrics = false;
+  let secureServing: boolean | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const m = /^--?([a-z][a-z0-9-]*)(?:=(.*))?$/.exec(arg);
@@ -114,11 +122,15 @@ export function takeLlmdFlags(argv: readonly string[]): { argv: string[]; llmd: 
       emitEndpointScores = value !== 'false';
       continue;
     }
+    if (name === 'secure-serving') {
+      secureServing = value !== 'false';
+      continue;
+    }
     if (name === 'enable-grpc-stream-metrics') {
       grpcStreamMetrics = value !== 'false';
       continue;
     }
     notActedOn.push(`--${name}: ${NOT_ACTED_ON[name] ?? 'not acted on'}`);
   }
-  return { argv: out, llmd: { configText, emitEndpointScores, grpcStreamMetrics, notActedOn } };
+  return { argv: out, llmd: { configText, emitEndpointScores, grpcStreamMetrics, secureServing, notActedOn } };
 }

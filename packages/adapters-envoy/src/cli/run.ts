@@ -7,6 +7,9 @@ import { EPP_USAGE, parseEppArgs, splitEndpoints } from './args.js';
 import { runEppExplain } from './explain.js';
 import { KubernetesMetrics, kubernetesCliDiscovery } from '@switchyard/kubernetes';
 import { attachKubernetes } from './kubernetes.js';
+import { generateSelfSignedCertificate } from '../epp/self-signed.js';
+import type { EppCliArgs } from './args.js';
+import type { EppTlsOptions } from '../grpc/options.js';
 
 /**
  * Where the CLI writes and what stops it.
@@ -24,6 +27,18 @@ export interface EppCliIo {
   readonly logSink?: LogSink | undefined;
   /** Called once the picker is serving (tests use it to find the ports). */
   readonly onStarted?: ((epp: RunningEpp) => void) | undefined;
+}
+
+/**
+ * The ext_proc port's certificate: the files given, else with `--secure-serving` one generated
+ * now (llm-d's behaviour: gateways connect to the EPP over TLS without verifying it), else none.
+ */
+async function tlsOf(args: EppCliArgs, io: EppCliIo): Promise<EppTlsOptions | undefined> {
+  if (args.tlsCert !== undefined && args.tlsKey !== undefined) return { cert: await readFile(args.tlsCert), key: await readFile(args.tlsKey) };
+  if (args.llmd.secureServing !== true) return undefined;
+  const generated = generateSelfSignedCertificate();
+  io.stderr(`switchyard-epp: --secure-serving without --tls-cert: TLS with a self-signed certificate generated at start (sha256 ${generated.fingerprint256})\n`);
+  return { cert: generated.cert, key: generated.key };
 }
 
 /**
@@ -61,7 +76,7 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     grpcHealthPort: args.grpcHealthPort,
     metricsPort: args.metricsPort,
     ...(args.transport === undefined ? {} : { transport: args.transport }),
-    tls: args.tlsCert === undefined || args.tlsKey === undefined ? undefined : { cert: await readFile(args.tlsCert), key: await readFile(args.tlsKey) },
+    tls: await tlsOf(args, io),
     scrapeIntervalMs: args.scrapeIntervalMs,
     maxBodyBytes: args.maxBodyBytes,
     trustClassificationHeaders: args.trustClassificationHeaders,
