@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import { FastGauge, FastHistogram } from '@switchyard/core';
+import { FastCounter, FastGauge, FastHistogram, type FastCounterChild } from '@switchyard/core';
 import { registerDeprecatedTwin } from '@switchyard/core/internal';
 import { consoleLogger, OncePerCauseLogger, type PrefixIndexLogger } from '../api/logger.js';
 import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
@@ -19,10 +19,10 @@ export interface PrefixIndexMetrics {
   readonly hitRatio: FastHistogram<PrefixIndexerLabel>;
   /** `llm_d_epp_prefix_indexer_hit_bytes{plugin_name,plugin_type}`: matched prompt bytes (tokens × 4) of the chosen endpoint per request. */
   readonly hitBytes: FastHistogram<PrefixIndexerLabel>;
-  /** `switchyard_kv_events_total{type}`: KV events applied to the precise index. */
-  readonly events: Counter;
+  /** `switchyard_kv_events_total{type}`: KV events applied to the precise index (counted on every batch, so a fast counter). */
+  readonly events: FastCounter<'type'>;
   /** `switchyard_kv_event_blocks_total{type}`: blocks named by applied events. */
-  readonly blocks: Counter;
+  readonly blocks: FastCounter<'type'>;
   /** `switchyard_kv_event_errors_total{cause}`: payloads, frames or events rejected or skipped. */
   readonly errors: Counter;
   /** `switchyard_kv_event_gaps_total`: sequence gaps detected. */
@@ -92,8 +92,18 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
     getOr(registry, name, () => new Counter({ name, help, labelNames, registers }));
   const log = new OncePerCauseLogger(options.logger ?? consoleLogger);
   const errors = counter('switchyard_kv_event_errors_total', 'KV-event payloads, frames or events rejected or skipped, by cause.', ['cause']);
-  const events = counter('switchyard_kv_events_total', 'KV events applied to the precise prefix index, by type.', ['type']);
-  const blocks = counter('switchyard_kv_event_blocks_total', 'Blocks named by applied KV events, by event type.', ['type']);
+  const fastCounter = (name: string, help: string): FastCounter<'type'> =>
+    getOr(registry, name, () => new FastCounter<'type'>({ name, help, labelNames: ['type'], registers }));
+  const events = fastCounter('switchyard_kv_events_total', 'KV events applied to the precise prefix index, by type.');
+  const blocks = fastCounter('switchyard_kv_event_blocks_total', 'Blocks named by applied KV events, by event type.');
+  // Every ingested batch counts: resolve each type's series once instead of per call.
+  const eventsOf = new Map<string, FastCounterChild>();
+  const blocksOf = new Map<string, FastCounterChild>();
+  const child = (m: Map<string, FastCounterChild>, c: FastCounter<'type'>, type: string): FastCounterChild => {
+    let ch = m.get(type);
+    if (ch === undefined) m.set(type, (ch = c.labels(type)));
+    return ch;
+  };
   const error = (cause: string, endpointId: string, detail: string): void => {
     errors.inc({ cause });
     log.warn(cause, `kv events: ${cause}: ${detail}`, { endpoint: endpointId });
@@ -118,8 +128,8 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
     error,
     observer: {
       applied(_endpointId, type, n, nBlocks) {
-        events.inc({ type }, n);
-        if (nBlocks > 0) blocks.inc({ type }, nBlocks);
+        child(eventsOf, events, type).inc(n);
+        if (nBlocks > 0) child(blocksOf, blocks, type).inc(nBlocks);
       },
       problem(cause: KvIngestProblem, endpointId, detail) {
         error(cause, endpointId, detail);

@@ -46,6 +46,9 @@ export class PreciseKvIndex implements PrefixIndex {
   /** Reused buffers of event ingestion: request-block tokens and their keys. */
   #wordScratch = new Uint32Array(256);
   #keyScratch = new Float64Array(16);
+  /** Reused buffers of event ingestion: each engine block's record, each request key's holder-list head. */
+  #recordScratch = new Int32Array(16);
+  #headScratch = new Int32Array(16);
   readonly #roots: RootKeyCache;
   #lookups = 0;
   #overflows = 0;
@@ -201,24 +204,31 @@ export class PreciseKvIndex implements PrefixIndex {
       return;
     }
     const handles = state.handles;
+    const holders = this.#holders;
+    // Every table lookup of the event is issued in a tight loop before any result is used: at
+    // fleet scale nearly every lookup misses the CPU cache, and independent lookups let the CPU
+    // overlap those misses instead of waiting for each in turn. Applying a BlockStored deletes
+    // nothing, so a record found stays valid, and a holder-list head read now still leads to
+    // every entry that existed then (see HolderTable.adjustFrom).
+    const found = this.#recordBuffer(n + 1);
+    const parentRecord = event.parentBlockHash === undefined ? -1 : handles.find(engineHashHandle(event.parentBlockHash));
+    for (let j = 0; j < n; j++) found[j] = handles.find(engineHashHandle(event.blockHashes[j] as bigint | number));
     let chainKey: number;
     let pending: Uint32Array | undefined;
     if (event.parentBlockHash === undefined) {
       chainKey = this.#roots.get(event.loraName ?? model, saltOf(event));
     } else {
-      const p = handles.find(engineHashHandle(event.parentBlockHash));
-      if (p < 0) {
+      if (parentRecord < 0) {
         this.#problem('unknown-parent', endpointId, 'BlockStored names a parent block that was never stored');
         return;
       }
-      chainKey = handles.chainKey(p);
-      pending = handles.pending(p);
+      chainKey = handles.chainKey(parentRecord);
+      pending = handles.pending(parentRecord);
     }
     const P = pending?.length ?? 0;
     const tokens = event.tokenIds;
     const B = this.blockSizeTokens;
     const tier = this.#tiers.slotOf(event.medium);
-    const holders = this.#holders;
     const slot = state.slot;
     const speculating = this.#spec.active;
     // The parent's pending tokens, then this event's tokens, cut into request blocks: every full
@@ -232,6 +242,9 @@ export class PreciseKvIndex implements PrefixIndex {
     for (let t = 0; t < head; t++) words[t] = (pending as Uint32Array)[t] as number;
     for (let t = head; t < nKeys * B; t++) words[t] = (tokens[t - P] as number) >>> 0;
     this.#hasher.chainWordsInto(words, chainKey, B, keys, nKeys);
+    const heads = this.#headBuffer(nKeys);
+    const table = holders.table;
+    for (let q = 0; q < nKeys; q++) heads[q] = table.get(keys[q] as number);
     let k = 0;
     for (let j = 0; j < n; j++) {
       const end = P + (j + 1) * E;
@@ -244,18 +257,27 @@ export class PreciseKvIndex implements PrefixIndex {
         rest = new Uint32Array(end - boundary);
         for (let t = boundary; t < end; t++) rest[t - boundary] = t < P ? (pending as Uint32Array)[t] as number : (tokens[t - P] as number) >>> 0;
       }
-      const handle = engineHashHandle(event.blockHashes[j] as bigint | number);
-      let r = handles.find(handle);
-      if (r < 0) r = handles.create(handle, keys, first, k - first, chainKey, rest);
+      let r = found[j] as number;
+      if (r < 0) {
+        // Not there before the event; an earlier block of this event may have had the same hash.
+        const handle = engineHashHandle(event.blockHashes[j] as bigint | number);
+        r = handles.find(handle);
+        if (r < 0) r = handles.create(handle, keys, first, k - first, chainKey, rest);
+      }
       if (handles.addRef(r, tier, 1) === 1) {
         const owned = handles.keyCount(r);
+        // The head read above belongs to this record's key only when the record owns this event's keys.
+        const own = owned === k - first;
         if (owned === 1) {
           const key = handles.keyAt(r, 0);
-          const e = holders.adjust(key, slot, tier, 1);
+          const e = holders.adjustFrom(own && key === keys[first] ? (heads[first] as number) : -1, key, slot, tier, 1);
           // Confirmed: a later BlockRemoved must not be masked by a speculation still alive.
           if (speculating) this.#spec.confirm(key, slot, e);
         } else {
-          for (let q = 0; q < owned; q++) holders.adjust(handles.keyAt(r, q), slot, tier, 1);
+          for (let q = 0; q < owned; q++) {
+            const key = handles.keyAt(r, q);
+            holders.adjustFrom(own && key === keys[first + q] ? (heads[first + q] as number) : -1, key, slot, tier, 1);
+          }
           if (speculating) for (let q = 0; q < owned; q++) this.#spec.confirm(handles.keyAt(r, q), slot);
         }
       }
@@ -265,6 +287,16 @@ export class PreciseKvIndex implements PrefixIndex {
       this.#problem('overflow', endpointId, `more than ${this.#maxBlocks} engine blocks; endpoint cleared`);
       this.clearEndpoint(endpointId);
     }
+  }
+
+  #recordBuffer(n: number): Int32Array {
+    if (this.#recordScratch.length < n) this.#recordScratch = new Int32Array(Math.max(n, this.#recordScratch.length * 2));
+    return this.#recordScratch;
+  }
+
+  #headBuffer(n: number): Int32Array {
+    if (this.#headScratch.length < n) this.#headScratch = new Int32Array(Math.max(n, this.#headScratch.length * 2));
+    return this.#headScratch;
   }
 
   #wordBuffer(n: number): Uint32Array {
