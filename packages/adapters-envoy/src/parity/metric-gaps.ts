@@ -42,7 +42,6 @@ const KV = "the precise prefix index counts KV events in switchyard_kv_event_* f
 /** Families that are missing, or exposed but not matching llm-d yet, with what stands in the way. */
 export const NOT_YET: Readonly<Record<string, string>> = {
   ...TWINS,
-  llm_d_epp_response_processing_duration_seconds: 'the adapters do not time their own response handling yet',
   llm_d_epp_flow_control_request_queue_duration_seconds: QUEUE_MODELS,
   llm_d_epp_flow_control_queue_size: QUEUE_MODELS,
   llm_d_epp_flow_control_queue_bytes: QUEUE_MODELS,

@@ -295,6 +295,8 @@ export class ExtProcStream {
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),
       onChunk: d?.onResponseChunk === undefined ? undefined : (bytes) => d.onResponseChunk?.(bytes),
+      onProcessing: d?.onResponseProcessing === undefined ? undefined : (ms) => d.onResponseProcessing?.(ms),
+      clock: this.#clock,
     });
     this.#phase = 'response';
     if (endOfStream) this.#responseEnded(this.#response.endWithoutBody());

@@ -1,4 +1,4 @@
-import { createResponseBodyReader, type ResponseBodyReader, type Usage } from '@switchyard/core';
+import { createResponseBodyReader, systemClock, type Clock, type ResponseBodyReader, type Usage } from '@switchyard/core';
 import { setHeader } from '../wire/headers.js';
 import type { ProcessingResponse } from '../wire/messages.js';
 import { bodyChunkResponses, headersResponse, trailersResponse } from '../wire/responses.js';
@@ -33,6 +33,13 @@ export interface ResponsePhaseOptions {
   readonly onUsage: (usage: Usage) => void;
   /** One response body chunk of `bytes` bytes arrived from the model server (TTFT, ITL, size). */
   readonly onChunk?: ((bytes: number) => void) | undefined;
+  /**
+   * Time spent on the response, ms, as llm-d measures it: each body chunk's handling when the
+   * response is SSE, response headers to the end of the body otherwise.
+   */
+  readonly onProcessing?: ((ms: number) => void) | undefined;
+  /** Clock of `onProcessing`'s times. Default `systemClock`. */
+  readonly clock?: Clock | undefined;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -56,6 +63,9 @@ export class ResponsePhase {
   readonly #o: ResponsePhaseOptions;
   readonly #status: number;
   readonly #reader: ResponseBodyReader;
+  /** Set when `onProcessing` is: the clock, and when the headers arrived. */
+  readonly #clock: Clock | undefined;
+  readonly #headersAt: number;
   #done = false;
 
   /**
@@ -64,6 +74,8 @@ export class ResponsePhase {
    */
   constructor(headers: Readonly<Record<string, string>>, options: ResponsePhaseOptions) {
     this.#o = options;
+    this.#clock = options.onProcessing === undefined ? undefined : (options.clock ?? systemClock);
+    this.#headersAt = this.#clock?.now() ?? 0;
     this.#status = responseStatus(headers);
     const r = options.restore;
     this.#reader = createResponseBodyReader({
@@ -94,6 +106,17 @@ export class ResponsePhase {
   /** Handles one body chunk; returns how the response ended when this was the last one. */
   body(chunk: Uint8Array, endOfStream: boolean): ResponseEnd | undefined {
     if (this.#done) return undefined;
+    const clock = this.#clock;
+    if (clock === undefined || this.#reader.kind !== 'sse') return this.#body(chunk, endOfStream);
+    const started = clock.now();
+    try {
+      return this.#body(chunk, endOfStream);
+    } finally {
+      this.#o.onProcessing?.(clock.now() - started);
+    }
+  }
+
+  #body(chunk: Uint8Array, endOfStream: boolean): ResponseEnd | undefined {
     if (chunk.length > 0) this.#o.onChunk?.(chunk.length);
     const out = this.#reader.push(chunk);
     if (!endOfStream) {
@@ -123,6 +146,8 @@ export class ResponsePhase {
 
   #end(): ResponseEnd {
     this.#done = true;
+    const clock = this.#clock;
+    if (clock !== undefined && this.#reader.kind !== 'sse') this.#o.onProcessing?.(clock.now() - this.#headersAt);
     const usage = this.#reader.usage;
     if (usage !== undefined) this.#o.onUsage(usage);
     return { status: this.#status, usage };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { SwitchyardError, isSwitchyardError, parseRequest } from '@switchyard/core';
-import type { Classification, Decision, Endpoint, InferenceRequest, ParseTiming, PickOptions } from '@switchyard/core';
+import type { Classification, Clock, Decision, Endpoint, InferenceRequest, ParseTiming, PickOptions } from '@switchyard/core';
 import { buildUpstreamHeaders } from '../proxy/headers.js';
 import { startForward, type ForwardControl, type ForwardOptions, type ForwardResult } from '../proxy/forward.js';
 import { countsAsEndpointFailure, type UpstreamFailureKind } from '../proxy/upstream-errors.js';
@@ -316,6 +316,11 @@ class InferenceExchange implements BodySink, ConnectionWatcher, PendingDecision,
     this.#forwarding()?.plan.onResponseChunk(bytes);
   };
 
+  /** Forward hook: time spent relaying the response. */
+  readonly onResponseProcessing = (ms: number): void => {
+    this.#forwarding()?.plan.onResponseProcessing(ms);
+  };
+
   /** Forward hook: one attempt failed. */
   readonly onAttemptFailed = (endpoint: Endpoint, failure: UpstreamFailureKind): void => {
     const route = this.#forwarding()?.routed.route;
@@ -439,6 +444,8 @@ class UpstreamRequest implements ForwardOptions {
   readonly bodyTimeoutMs: number;
   readonly onResponseStart: (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>) => void;
   readonly onResponseChunk: (bytes: number) => void;
+  readonly onResponseProcessing: (ms: number) => void;
+  readonly clock: Clock;
   readonly onAttemptFailed: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
 
   constructor(rt: GatewayRuntime, req: IncomingMessage, request: InferenceRequest, plan: ForwardPlan, exchange: InferenceExchange, path: string) {
@@ -461,6 +468,8 @@ class UpstreamRequest implements ForwardOptions {
     this.bodyTimeoutMs = rt.bodyTimeoutMs;
     this.onResponseStart = exchange.onResponseStart;
     this.onResponseChunk = exchange.onResponseChunk;
+    this.onResponseProcessing = exchange.onResponseProcessing;
+    this.clock = rt.clock;
     this.onAttemptFailed = exchange.onAttemptFailed;
   }
 }

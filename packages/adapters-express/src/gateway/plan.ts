@@ -27,6 +27,8 @@ export interface ForwardPlan {
   onUsage(usage: Usage): void;
   /** Reports one upstream response body chunk of `bytes` bytes. */
   onResponseChunk(bytes: number): void;
+  /** Reports time spent relaying the response, ms (`Decision.onResponseProcessing`). */
+  onResponseProcessing(ms: number): void;
   /** Ends the lifecycle; later calls are ignored. */
   complete(outcome: RequestOutcome): void;
 }
@@ -87,6 +89,10 @@ class DecisionPlan implements ForwardPlan {
 
   onResponseChunk(bytes: number): void {
     this.#decision.onResponseChunk?.(bytes);
+  }
+
+  onResponseProcessing(ms: number): void {
+    this.#decision.onResponseProcessing?.(ms);
   }
 
   complete(outcome: RequestOutcome): void {
@@ -165,5 +171,6 @@ class FailOpenPlan implements ForwardPlan {
   onResponseStart(): void {}
   onUsage(): void {}
   onResponseChunk(): void {}
+  onResponseProcessing(): void {}
   complete(): void {}
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { HeaderRecord, SwitchyardError, createResponseBodyReader, errorToResponse, type Endpoint, type ResponseBodyReader, type Usage } from '@switchyard/core';
+import { HeaderRecord, SwitchyardError, createResponseBodyReader, errorToResponse, type Clock, type Endpoint, type ResponseBodyReader, type Usage } from '@switchyard/core';
 import { AbortedAttempt, BrokenAttempt, FailedAttempt, OkAttempt } from './attempt-results.js';
 import { buildClientResponseHead } from './headers.js';
 import { classifyUpstreamError, type UpstreamFailureKind } from './upstream-errors.js';
@@ -42,6 +42,13 @@ export interface AttemptContext {
   readonly onResponseStart: (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>) => void;
   /** Called with the size of each upstream body chunk as it arrives (TTFT, ITL, response size). */
   readonly onResponseChunk?: ((bytes: number) => void) | undefined;
+  /**
+   * Time spent relaying the response, ms, as llm-d measures it: each body chunk's handling when
+   * the response is SSE, response head to the end of the body otherwise. Needs `clock`.
+   */
+  readonly onResponseProcessing?: ((ms: number) => void) | undefined;
+  /** Clock of `onResponseProcessing`'s times. */
+  readonly clock?: Clock | undefined;
 }
 
 /**
@@ -66,6 +73,10 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   #abortReason: Error | undefined;
   /** Small bodies of known length are sent with the end of the response, in one write. */
   #held: Uint8Array[] | undefined;
+  /** Set when response processing is timed: the clock, and whether chunks are timed one by one (SSE). */
+  #timing: Clock | undefined;
+  #timePerChunk = false;
+  #headAt = 0;
 
   /** @param attempt - which attempt of its request this is (1 for the first), reported in the result */
   constructor(ctx: AttemptContext, endpoint: Endpoint, done: (r: AttemptResult) => void, attempt = 1) {
@@ -109,6 +120,11 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     const processor = createResponseBodyReader({ contentType: this.#contentType, restoreModel: ctx.rewriteModel });
     this.#processor = processor;
     if (processor.rewrites) head = buildClientResponseHead(raw, served, ctx.requestId, true, extra);
+    if (ctx.onResponseProcessing !== undefined && ctx.clock !== undefined) {
+      this.#timing = ctx.clock;
+      this.#timePerChunk = processor.kind === 'sse';
+      this.#headAt = ctx.clock.now();
+    }
     ctx.res.writeHead(status, head.headers);
     const length = head.contentLength;
     if (length !== undefined && length <= HOLD_LIMIT_BYTES && !this.#contentType.startsWith('text/event-stream')) this.#held = [];
@@ -116,6 +132,17 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   }
 
   onData(chunk: Buffer): boolean {
+    const clock = this.#timing;
+    if (clock === undefined || !this.#timePerChunk) return this.#relay(chunk);
+    const started = clock.now();
+    try {
+      return this.#relay(chunk);
+    } finally {
+      this.#ctx.onResponseProcessing?.(clock.now() - started);
+    }
+  }
+
+  #relay(chunk: Buffer): boolean {
     if (chunk.length > 0) this.#ctx.onResponseChunk?.(chunk.length);
     const out = this.#processor?.push(chunk);
     if (out === undefined || out.length === 0) return true;
@@ -134,6 +161,9 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
   }
 
   onComplete(): void {
+    const clock = this.#timing;
+    // A streamed response's last piece of handling is this one (the reader's tail and the end).
+    const since = clock === undefined ? 0 : this.#timePerChunk ? clock.now() : this.#headAt;
     const processor = this.#processor;
     const tail = processor?.end();
     const res = this.#ctx.res;
@@ -142,6 +172,7 @@ export class ProxyAttempt implements Dispatcher.DispatchHandlers {
     const last = held === undefined ? tail : held.length <= 1 ? held[0] : Buffer.concat(held);
     if (last !== undefined && last.length > 0) res.end(last);
     else res.end();
+    if (clock !== undefined) this.#ctx.onResponseProcessing?.(clock.now() - since);
     this.#finish(new OkAttempt(this.#endpoint, this.#status, processor?.usage, this.#attempt));
   }
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { Endpoint } from '@switchyard/core';
+import type { Clock, Endpoint } from '@switchyard/core';
 import { ProxyAttempt, type AttemptResult } from './attempt.js';
 import { AbortedAttempt } from './attempt-results.js';
 import { isRetryable, type UpstreamFailureKind } from './upstream-errors.js';
@@ -44,6 +44,10 @@ export interface ForwardOptions {
   readonly onResponseStart: (endpoint: Endpoint, status: number, responseHeaders: Record<string, string>) => void;
   /** One upstream body chunk of `bytes` bytes arrived. */
   readonly onResponseChunk?: ((bytes: number) => void) | undefined;
+  /** Time spent relaying the response, ms (see `AttemptContext.onResponseProcessing`); needs `clock`. */
+  readonly onResponseProcessing?: ((ms: number) => void) | undefined;
+  /** Clock of `onResponseProcessing`'s times. */
+  readonly clock?: Clock | undefined;
   /** One attempt failed (before or after the head); used by the circuit breaker and metrics. */
   readonly onAttemptFailed?: (endpoint: Endpoint, failure: UpstreamFailureKind) => void;
 }

@@ -91,15 +91,21 @@ describe('recordDecisions', () => {
         inner.complete(outcome);
       },
     };
+    const processing: number[] = [];
     const withChunks: RequestScheduler = { pick: () => Promise.resolve({ ...plain, onResponseChunk: (n: number) => {
       chunks.push(n);
+    }, onResponseProcessing: (ms: number) => {
+      processing.push(ms);
     } }) };
     const d = await recordDecisions(withChunks, { log: new DecisionLog({ clock: new ManualClock() }) }).pick(chat('req-6'));
     d.onResponseChunk?.(12);
     d.onResponseChunk?.(30);
+    d.onResponseProcessing?.(1.5);
     expect(chunks).toEqual([12, 30]);
+    expect(processing).toEqual([1.5]);
     const without: RequestScheduler = { pick: () => Promise.resolve(plain) };
-    expect((await recordDecisions(without, { traceHeader: true }).pick(chat('req-7'))).onResponseChunk).toBeUndefined();
+    const bare = await recordDecisions(without, { traceHeader: true }).pick(chat('req-7'));
+    expect([bare.onResponseChunk, bare.onResponseProcessing]).toEqual([undefined, undefined]);
     inner.complete({ kind: 'success' });
   });
 

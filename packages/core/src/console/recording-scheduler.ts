@@ -119,11 +119,14 @@ class RecordedDecision implements Decision {
    * without it, and the picker's TTFT/ITL metrics are fed through it.
    */
   readonly onResponseChunk?: (bytes: number) => void;
+  /** Present exactly when the wrapped decision has it (as `onResponseChunk`). */
+  readonly onResponseProcessing?: (ms: number) => void;
   #done = false;
 
   constructor(inner: Decision, record: DecisionRecord, clock: Clock, onEnd: DecisionListener | undefined, spans: RequestSpans | undefined, responseHeaders: Readonly<Record<string, string>>) {
     this.#responseHeaders = responseHeaders;
     if (inner.onResponseChunk !== undefined) this.onResponseChunk = (bytes) => inner.onResponseChunk?.(bytes);
+    if (inner.onResponseProcessing !== undefined) this.onResponseProcessing = (ms) => inner.onResponseProcessing?.(ms);
     this.#spans = spans;
     this.#inner = inner;
     this.#record = record;

@@ -61,6 +61,24 @@ describe("llm-d's request lifecycle metrics", () => {
     await picker.close();
   });
 
+  it("record the adapter's response processing time, summed, at completion and only when above 0", async () => {
+    const { metrics, picker } = setup();
+    const d = await picker.pick(request(true));
+    d.onResponseProcessing?.(0.4);
+    d.onResponseProcessing?.(0);
+    d.onResponseProcessing?.(0.35);
+    const r = metrics.registry;
+    expect((await histogram(r, 'llm_d_epp_response_processing_duration_seconds'))?.count ?? 0).toBe(0);
+    d.complete({ kind: 'success' });
+    d.onResponseProcessing?.(5); // after completion: ignored
+    expect((await histogram(r, 'llm_d_epp_response_processing_duration_seconds'))?.count).toBe(1);
+    expect((await histogram(r, 'llm_d_epp_response_processing_duration_seconds'))?.sum).toBeCloseTo(0.00075, 12);
+    // Nothing measured: nothing recorded.
+    (await picker.pick(request(false))).complete({ kind: 'success' });
+    expect((await histogram(r, 'llm_d_epp_response_processing_duration_seconds'))?.count).toBe(1);
+    await picker.close();
+  });
+
   it('label a unary response streaming=false and skip TPOT and ITL; skip NTPOT without completion tokens', async () => {
     const { clock, metrics, picker } = setup();
     const d = await picker.pick(request(false));

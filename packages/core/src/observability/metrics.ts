@@ -69,6 +69,7 @@ const NTPOT_BUCKETS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 
 const TPOT_BUCKETS = [0.0005, 0.00205, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.125, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 2];
 const ITL_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1, 2];
 const REQUEST_PROCESSING_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.015, 0.025, 0.04, 0.06, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const RESPONSE_PROCESSING_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const SCHEDULER_BUCKETS = [0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1];
 
 /**
@@ -114,6 +115,11 @@ export class SchedulerMetrics {
   readonly ntpot: FastHistogram<RequestLabel>;
   /** `request_processing_duration_seconds`: arrival to the decision (admission, queueing, scheduling). */
   readonly requestProcessing: FastHistogram;
+  /**
+   * `response_processing_duration_seconds`: the adapter's own response handling, at completion
+   * (streamed: the sum of each chunk's handling; otherwise response headers to the end of the body).
+   */
+  readonly responseProcessing: FastHistogram;
   /**
    * `scheduler_attempts_total`: one per scheduling attempt; on success labelled with the primary
    * endpoint (`endpoint_name`, `namespace`, `port`), empty on failure.
@@ -176,6 +182,7 @@ export class SchedulerMetrics {
     this.streamingItl = new FastHistogram({ name: `${p}request_streaming_itl_seconds`, help: 'Time between consecutive non-empty response chunks of streamed requests.', labelNames: requestLabels, buckets: ITL_BUCKETS, registers, maxSeries });
     this.ntpot = new FastHistogram({ name: `${p}request_ntpot_seconds`, help: 'End-to-end request duration divided by completion tokens.', labelNames: requestLabels, buckets: NTPOT_BUCKETS, registers, maxSeries });
     this.requestProcessing = new FastHistogram({ name: `${p}request_processing_duration_seconds`, help: 'Time from request arrival to its scheduling decision (admission, queueing and scheduling).', buckets: REQUEST_PROCESSING_BUCKETS, registers, maxSeries });
+    this.responseProcessing = new FastHistogram({ name: `${p}response_processing_duration_seconds`, help: "Time the adapter spent on a request's response: the sum of each chunk's handling when streamed, response headers to the end of the body otherwise.", buckets: RESPONSE_PROCESSING_BUCKETS, registers, maxSeries });
     this.schedulerAttempts = new FastCounter({
       name: `${p}scheduler_attempts_total`,
       help: 'Scheduling attempts by status (success, failure); on success labelled with the primary endpoint.',

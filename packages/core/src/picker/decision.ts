@@ -91,6 +91,8 @@ export class PickDecision implements Decision {
   #lastChunkAt = -1;
   /** Response body bytes seen. */
   #responseBytes = 0;
+  /** The adapter's own response handling so far, ms. */
+  #responseProcessingMs = 0;
 
   constructor(init: DecisionInit, shared: DecisionShared, grant: AdmissionGrant, series: RequestSeries | undefined) {
     this.request = init.request;
@@ -178,6 +180,10 @@ export class PickDecision implements Decision {
     this.#lastChunkAt = now;
   }
 
+  onResponseProcessing(ms: number): void {
+    if (!this.#done && ms > 0) this.#responseProcessingMs += ms;
+  }
+
   complete(outcome: RequestOutcome): void {
     if (this.#done) return;
     this.#done = true;
@@ -206,6 +212,8 @@ export class PickDecision implements Decision {
     const e2eMs = Math.max(0, this.#shared.clock.now() - this.request.receivedAt);
     s.duration.observe(e2eMs / 1000);
     if (this.#responseBytes > 0) s.responseSize.observe(this.#responseBytes);
+    // As llm-d: at the end of the stream, only when the adapter spent measurable time on it.
+    if (this.#responseProcessingMs > 0) m.responseProcessing.observe(this.#responseProcessingMs / 1000);
     const usage = this.#usage ?? (outcome.kind === 'success' ? outcome.usage : undefined);
     if (usage !== undefined) {
       const completion = usage.completionTokens;

@@ -116,6 +116,13 @@ export interface Decision {
    * schedulers other than `EndpointPicker`.
    */
   onResponseChunk?(bytes: number): void;
+  /**
+   * Report time, in ms, the adapter spent on the response (llm-d's moments): each chunk's
+   * handling of a streamed (SSE) response, or the interval from the response headers to the end
+   * of the body otherwise. Summed and recorded in `response_processing_duration_seconds` at
+   * completion when above 0. Optional for schedulers other than `EndpointPicker`.
+   */
+  onResponseProcessing?(ms: number): void;
   /** End the request's lifecycle (exactly once). */
   complete(outcome: RequestOutcome): void;
 }

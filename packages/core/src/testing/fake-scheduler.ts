@@ -66,6 +66,8 @@ export interface FakeDecisionRecord {
   readonly usages: Usage[];
   /** Every `onResponseStart()` call. */
   readonly starts: ResponseStartInfo[];
+  /** Every `onResponseProcessing()` call (ms the adapter spent on the response). */
+  readonly processing: number[];
   /** Aborting it revokes the decision (as flow-control eviction does). */
   readonly revoke: AbortController;
 }
@@ -124,7 +126,7 @@ export class FakeScheduler implements RequestScheduler {
     const scheduled = this.#schedulingRequest(request, options);
     const target = scheduled.targetModel;
     const body = target === request.model || request.body === undefined ? request.rawBody : new TextEncoder().encode(JSON.stringify({ ...(request.body as object), model: target }));
-    const record: FakeDecisionRecord = { request, scheduled, options, outcomes: [], usages: [], starts: [], revoke: new AbortController() };
+    const record: FakeDecisionRecord = { request, scheduled, options, outcomes: [], usages: [], starts: [], processing: [], revoke: new AbortController() };
     this.decisions.push(record);
     const primary = targets[0] as Endpoint;
     const pool = this.pool;
@@ -142,6 +144,7 @@ export class FakeScheduler implements RequestScheduler {
       revoked: record.revoke.signal,
       onResponseStart: (info) => record.starts.push(info),
       onUsage: (usage) => record.usages.push(usage),
+      onResponseProcessing: (ms) => record.processing.push(ms),
       complete(outcome) {
         if (record.outcomes.length === 0) pool.addInFlight(primary.id, -1, 0);
         record.outcomes.push(outcome);
