@@ -23,8 +23,8 @@ export interface ProcessCallEvents {
   readonly message: (message: ProcessingRequest) => void;
   /** The proxy half-closed. */
   readonly halfClosed: () => void;
-  /** The proxy cancelled (RST_STREAM, connection gone). */
-  readonly cancelled: () => void;
+  /** The proxy cancelled (RST_STREAM, connection gone), or its deadline ended the call with `status` (DEADLINE_EXCEEDED). */
+  readonly cancelled: (status?: number) => void;
   /** The transport failed (bad framing, socket error) and ends the call itself, with gRPC `status` (INTERNAL when not given). */
   readonly failed: (error: unknown, status?: number) => void;
 }
@@ -140,9 +140,9 @@ export class ExtProcCalls {
         sink.close();
         forget();
       },
-      cancelled: () => {
+      cancelled: (status) => {
         // Before the stream hears of it: its own clean-up may close the sink.
-        settle(GrpcStatus.CANCELLED);
+        settle(status ?? GrpcStatus.CANCELLED);
         stream.cancel();
         forget();
       },

@@ -34,7 +34,11 @@ export async function bindGrpcJs(context: TransportContext): Promise<BoundTransp
         if (!call.cancelled) events.halfClosed();
       });
     });
-    call.on('cancelled', events.cancelled);
+    // grpc-js reports an elapsed grpc-timeout as a cancel too; the call ended DEADLINE_EXCEEDED.
+    call.on('cancelled', () => {
+      const deadline = call.getDeadline();
+      events.cancelled(Number(deadline) <= Date.now() ? grpc.status.DEADLINE_EXCEEDED : undefined);
+    });
     // grpc-js ends the call with the error's code (its own decoding failures carry one).
     call.on('error', (error: { code?: unknown }) => {
       events.failed(error, typeof error.code === 'number' ? error.code : undefined);

@@ -76,6 +76,22 @@ describe.each(TRANSPORTS)('ext_proc stream metrics over %s', (transport) => {
     expect(await sample(registry, 'llm_d_epp_extproc_stream_duration_seconds_bucket', { le: '0.05' })).toBe(1);
     expect(await sample(registry, 'llm_d_epp_extproc_streams_total', { code: 'OK' })).toBe(1);
   });
+
+  it("counts a stream its grpc-timeout ended as DeadlineExceeded", async () => {
+    const session = connect(`http://127.0.0.1:${server.port}`);
+    session.on('error', () => undefined);
+    const s = session.request({ ':method': 'POST', ':path': '/envoy.service.ext_proc.v3.ExternalProcessor/Process', 'content-type': 'application/grpc', te: 'trailers', 'grpc-timeout': '20m' });
+    s.on('error', () => undefined);
+    s.resume();
+    // http2 runs the deadline on the injected clock, grpc-js on its own timer.
+    await waitFor(async () => {
+      clock.advance(25);
+      return (await sample(registry, 'llm_d_epp_extproc_streams_total', { code: 'DeadlineExceeded' })) === 1 || undefined;
+    }, { what: 'the expired stream counted' });
+    session.destroy();
+    expect(await sample(registry, 'llm_d_epp_extproc_streams_inflight')).toBe(0);
+    expect(await sample(registry, 'llm_d_epp_extproc_streams_total', { code: 'Canceled' })).toBe(1);
+  });
 });
 
 describe('grpcCodeName', () => {

@@ -69,7 +69,7 @@ export function processRoute(calls: ExtProcCalls, codec: MethodCodec<ProcessingR
     call.onExpired = () => {
       if (finished) return;
       finished = true;
-      events.cancelled();
+      events.cancelled(GrpcStatus.DEADLINE_EXCEEDED);
     };
     /** Ends the call with a transport status the proxy caused (framing, decoding). */
     const abort = (status: number, error: unknown): void => {
