@@ -18,6 +18,10 @@ export type { ErrorCode, SwitchyardErrorOptions, ErrorResponse } from './errors/
 export { invalidOption, resolveOptions, optionRules } from './options/index.js';
 export type { OptionRule, OptionRules } from './options/index.js';
 
+// Kubernetes label-selector syntax (`app=x,tier in (a,b)`)
+export { parseLabelSelector, selectorFromMatchLabels, matchesLabels, formatLabelSelector } from './selectors/label-selector.js';
+export type { LabelSelector, LabelRequirement } from './selectors/label-selector.js';
+
 // Header contract
 export {
   normalizeHeaders, readClassificationHeader, stripControlHeaders, CONTROL_HEADER_PREFIXES,
@@ -87,7 +91,7 @@ export {
 export type {
   AttributeKey, PrefixMatchInfo, RequestMetadata, InFlightLoadView, LatencyPrediction, SchedulingRequest,
   SchedulingRequestInit, CycleContext, Plugin, Filter, ScoreMap, Scorer, ScoredEndpoint, Picker,
-  Admitter, DataProducer, ProfileResult, SchedulingResult, RequestOutcome, Usage,
+  Admitter, Screener, DataProducer, ProfileResult, SchedulingResult, RequestOutcome, Usage,
   ResponseStartInfo, DataPlaneServedReport, RequestLifecycle, SchedulingProfile, WeightedScorer, ProfileHandler,
   StageDecider, DecisionTrace, ProfileTrace, ScorerTrace, ExtensionPoint, PluginObserver,
   SchedulerConfig, SchedulerOptions,
@@ -177,7 +181,8 @@ export {
   METRICS_ADDRESS_LABEL, multiclusterMetricsDataSourcePlugin, multiclusterMetricsDataSourceParameters,
   createMulticlusterMetricsDataSource, isMulticlusterMetricsDataSource, MULTICLUSTER_METRICS_DATA_SOURCE,
   multiclusterMetricsExtractorPlugin, multiclusterMetricsExtractorParameters, isMulticlusterMetricsExtractor,
-  selectGaugeValue, MULTICLUSTER_METRICS_EXTRACTOR,
+  selectGaugeValue, MULTICLUSTER_METRICS_EXTRACTOR, disaggregatedsetRolloutScreenerPlugin,
+  disaggregatedsetRolloutScreenerParameters, revisionDistribution, DISAGGREGATEDSET_ROLLOUT_SCREENER,
 } from './plugins/index.js';
 export type {
   DiscoveryTarget, EndpointDiscovery, FileEndpoint, EndpointsFileHosts, DiscoveredEndpoint,
@@ -193,7 +198,7 @@ export type {
   TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch, ThresholdOperator,
   ScalarAttribute, ModelsDataSource, ModelData, ModelsView, ModelsDataExtractor, RequestLine,
   LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource, UtilizationMetric,
-  TopologyLevel, MulticlusterMetricsDataSource, MulticlusterMetricsExtractor,
+  TopologyLevel, MulticlusterMetricsDataSource, MulticlusterMetricsExtractor, RevisionDistribution,
 } from './plugins/index.js';
 
 // Configuration

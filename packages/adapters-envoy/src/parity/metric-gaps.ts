@@ -48,8 +48,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_flow_control_reclaim_target: FLOW,
   llm_d_epp_flow_control_pending_reclaim: FLOW,
   llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,
-  llm_d_epp_disaggregatedset_strict_header_no_match_total: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
-  llm_d_epp_disaggregatedset_revision_gating_share: 'disaggregatedset-rollout-screener is not a Switchyard type yet',
   llm_d_epp_program_aware_jains_fairness_index: 'program-aware-fairness records no metrics yet',
   llm_d_epp_program_aware_avg_wait_time_milliseconds: 'program-aware-fairness records no metrics yet',
   llm_d_epp_program_aware_attained_service_tokens: 'program-aware-fairness records no metrics yet',
@@ -86,4 +84,6 @@ export const NOT_OBSERVED: Readonly<Record<string, string>> = {
   llm_d_inference_scheduler_pd_decision_total: 'needs pd-profile-handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
   llm_d_epp_flow_control_revocations_issued_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
   llm_d_epp_flow_control_revocations_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
+  llm_d_epp_disaggregatedset_strict_header_no_match_total: 'needs endpoints labelled with DisaggregatedSet revisions and a strict header matching none; labels asserted in core/src/plugins/screeners/disaggregatedset-rollout-screener.test.ts',
+  llm_d_epp_disaggregatedset_revision_gating_share: 'needs endpoints labelled with DisaggregatedSet revisions and roles; labels asserted in core/src/plugins/screeners/disaggregatedset-rollout-screener.test.ts',
 };

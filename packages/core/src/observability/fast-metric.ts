@@ -136,6 +136,11 @@ export abstract class FastMetric<TLabel extends string, TChild> {
     return s.child;
   }
 
+  /** Drops the series of these label values (prom-client's `remove`), e.g. for a revision that vanished. */
+  remove(...values: string[]): void {
+    this.series.delete(values.join('\u0000'));
+  }
+
   /** The series without labels (`metric{}`), for metrics recorded without label values. */
   protected unlabelled(): TChild {
     if (this.#unlabelled === undefined) {

@@ -219,11 +219,12 @@ export class EndpointPicker implements RequestScheduler {
       }
       const staleness = applyStaleness(selectCandidates(this.pool, options.subsetHint), receivedAt, this.#staleness);
       this.#staleGauge?.set(staleness.stale);
-      const candidates = staleness.endpoints;
 
       const trace = options.trace === true ? new TraceRecorder(sreq.id, sreq.targetModel, sreq.priority, sreq.fairnessId, () => clock.now()) : undefined;
       const ctx: CycleContext = trace === undefined ? this.#untracedCycle : { clock, random: this.#random, trace };
       const scheduler = this.scheduler;
+      // Screeners run before the producers, as llm-d's do.
+      const candidates = scheduler.screeners.length === 0 ? staleness.endpoints : scheduler.screen(ctx, sreq, staleness.endpoints);
       const observer = scheduler.sampleObserver();
       const t0 = metrics === undefined ? 0 : clock.now();
       const pending = scheduler.produce(ctx, sreq, candidates, options.signal, observer);

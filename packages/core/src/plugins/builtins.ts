@@ -65,6 +65,7 @@ import { multiclusterSessionAffinityFilterPlugin } from './filters/multicluster-
 import { destinationEndpointServedVerifierPlugin } from './response-hooks/destination-endpoint-served-verifier.js';
 import { multiclusterMetricsDataSourcePlugin } from './data-layer/multicluster-metrics-data-source.js';
 import { multiclusterMetricsExtractorPlugin } from './data-layer/multicluster-metrics-extractor.js';
+import { disaggregatedsetRolloutScreenerPlugin } from './screeners/disaggregatedset-rollout-screener.js';
 
 /**
  * Every plugin definition core ships that needs no prefix index: filters, scorers, pickers,
@@ -148,5 +149,6 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   destinationEndpointServedVerifierPlugin,
   multiclusterMetricsDataSourcePlugin,
   multiclusterMetricsExtractorPlugin,
+  disaggregatedsetRolloutScreenerPlugin,
   ...requestParserPlugins,
 ];

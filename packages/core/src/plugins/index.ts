@@ -10,6 +10,7 @@ export * from './admitters/index.js';
 export * from './responders/index.js';
 export * from './request-headers/index.js';
 export * from './response-hooks/index.js';
+export * from './screeners/index.js';
 export { scalarAttributeKey, readScalar } from './endpoint-attribute.js';
 export type { ScalarAttribute } from './endpoint-attribute.js';
 export { TOPOLOGY_LEVELS, topologyAffinity } from './topology-affinity.js';

@@ -12,6 +12,7 @@ export type {
   ScoredEndpoint,
   Picker,
   Admitter,
+  Screener,
   DataProducer,
   ProfileResult,
   SchedulingResult,

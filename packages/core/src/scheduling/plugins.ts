@@ -136,6 +136,18 @@ export interface Admitter extends Plugin {
 }
 
 /**
+ * Restricts the candidates before the data producers run (llm-d's Screener, e.g. the rollout
+ * screener of a DisaggregatedSet). Every screener sees the same candidates; the request keeps
+ * the endpoints all of them kept, and none left is `REJECTED_NO_ENDPOINTS` (503).
+ * @public
+ * @category Scheduling framework (Filter → Score → Pick)
+ */
+export interface Screener extends Plugin {
+  /** The candidates this request may use (a subset of `endpoints`). */
+  screen(ctx: CycleContext, request: SchedulingRequest, endpoints: readonly Endpoint[]): readonly Endpoint[];
+}
+
+/**
  * Result of one scheduling profile: ordered targets (primary first) and every scored candidate.
  * @public
  * @category Scheduling framework (Filter → Score → Pick)

@@ -2,7 +2,7 @@ import type { Endpoint } from '../endpoints/types.js';
 import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.js';
 import { closePlugins, configPlugins } from './close-plugins.js';
 import type { PluginObserver } from './observer.js';
-import type { Admitter, CycleContext, DataProducer, Plugin, ProfileHandler, ProfileResult, RequestLifecycle, SchedulingProfile, SchedulingResult } from './plugins.js';
+import type { Admitter, CycleContext, Screener, DataProducer, Plugin, ProfileHandler, ProfileResult, RequestLifecycle, SchedulingProfile, SchedulingResult } from './plugins.js';
 import { ProfileRunner } from './profile-runner.js';
 import type { SchedulingRequest } from './request.js';
 
@@ -58,6 +58,8 @@ export class Scheduler {
   readonly lifecycle: readonly (Plugin & RequestLifecycle)[];
   /** Admitters, in configuration order. */
   readonly admitters: readonly Admitter[];
+  /** Screeners, in configuration order. */
+  readonly screeners: readonly Screener[];
   readonly #runners = new Map<string, ProfileRunner>();
   readonly #observer: PluginObserver | undefined;
   readonly #onProducerError: SchedulerOptions['onProducerError'];
@@ -68,6 +70,7 @@ export class Scheduler {
     this.config = config;
     this.lifecycle = [...config.plugins.values()].filter(hasLifecycle);
     this.admitters = [...config.plugins.values()].filter((p): p is Admitter => typeof (p as Partial<Admitter>).admitRequest === 'function');
+    this.screeners = [...config.plugins.values()].filter((p): p is Screener => typeof (p as Partial<Screener>).screen === 'function');
     for (const [name, profile] of config.profiles) this.#runners.set(name, new ProfileRunner(profile));
     this.#observer = options.observer;
     this.#onProducerError = options.onProducerError;
@@ -79,6 +82,20 @@ export class Scheduler {
     if (o === undefined) return undefined;
     this.#cycle = (this.#cycle + 1) % Math.max(1, o.sampleEvery);
     return this.#cycle === 0 ? o : undefined;
+  }
+
+  /**
+   * Runs the screeners on the same candidates and keeps the endpoints every one kept.
+   * @throws SwitchyardError `REJECTED_NO_ENDPOINTS` when none is left
+   */
+  screen(ctx: CycleContext, request: SchedulingRequest, candidates: readonly Endpoint[]): readonly Endpoint[] {
+    let kept: readonly Endpoint[] = candidates;
+    for (const s of this.screeners) {
+      const out = new Set(s.screen(ctx, request, candidates));
+      kept = kept.filter((e) => out.has(e));
+    }
+    if (kept.length === 0) throw new SwitchyardError('REJECTED_NO_ENDPOINTS', 'the screeners left no candidate endpoint');
+    return kept;
   }
 
   /**
