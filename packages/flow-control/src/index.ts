@@ -39,7 +39,7 @@ export type {
 
 // metrics
 export {
-  FlowControlMetrics, QUEUE_OUTCOMES, SeriesHistogram, SeriesHistogramChild, jainsIndex,
+  FlowControlMetrics, ModelOutcomeCache, QUEUE_OUTCOMES, SeriesHistogram, SeriesHistogramChild, jainsIndex,
 } from './metrics/index.js';
 export type {
   FlowControlMetricsOptions, FlowControlMetricsSource, QueueOutcome, EnqueueOutcome, OutcomeSeriesCache,

@@ -15,9 +15,6 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
  * time (core's `registerDeprecatedTwin`); these wait for the current family or its plugin.
  */
 const TWINS: Readonly<Record<string, string>> = {
-  inference_extension_flow_control_request_queue_duration_seconds: 'deprecated twin, emitted; lacks the model labels as its current family does (see llm_d_epp_flow_control_request_queue_duration_seconds)',
-  inference_extension_flow_control_queue_size: 'deprecated twin, emitted; lacks the model labels as its current family does',
-  inference_extension_flow_control_queue_bytes: 'deprecated twin, emitted; lacks the model labels as its current family does',
   ...Object.fromEntries(
     [
       'inference_objective_inference_request_metric', 'inference_objective_request_ttft_seconds', 'inference_objective_request_predicted_ttft_seconds',
@@ -35,16 +32,12 @@ const TWINS: Readonly<Record<string, string>> = {
 };
 
 const FLOW = 'flow control does not record it yet';
-const QUEUE_MODELS = 'exposed without the model_name / target_model_name labels: the flow controller does not carry the request models yet';
 const PREDICTED = "Switchyard's predicted-latency-producer is an in-process estimator without llm-d's predictor sidecar; its prediction metrics are not recorded yet";
 const KV = "the precise prefix index counts KV events in switchyard_kv_event_* families; llm-d's kvcache index and ZMQ subscriber families are not mapped yet";
 
 /** Families that are missing, or exposed but not matching llm-d yet, with what stands in the way. */
 export const NOT_YET: Readonly<Record<string, string>> = {
   ...TWINS,
-  llm_d_epp_flow_control_request_queue_duration_seconds: QUEUE_MODELS,
-  llm_d_epp_flow_control_queue_size: QUEUE_MODELS,
-  llm_d_epp_flow_control_queue_bytes: QUEUE_MODELS,
   llm_d_epp_flow_control_reclaim_target: FLOW,
   llm_d_epp_flow_control_pending_reclaim: FLOW,
   llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,

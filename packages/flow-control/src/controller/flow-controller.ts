@@ -13,6 +13,7 @@ import { EventEmitter } from 'eventemitter3';
 import { parseFlowControlConfig } from '../config/parse.js';
 import type { FlowControlConfig } from '../config/types.js';
 import { FlowControlMetrics, type EnqueueOutcome, type QueueOutcome } from '../metrics/flow-metrics.js';
+import { ModelOutcomeCache } from '../metrics/model-outcome-cache.js';
 import { formatDuration } from '../units/duration.js';
 import { makeRoomFairly } from './admission-shares.js';
 import { Dispatcher } from './dispatcher.js';
@@ -309,7 +310,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
   };
 
   #refuse(request: SchedulingRequest, flow: Flow | undefined, outcome: QueueOutcome, error: SwitchyardError, start: number): Promise<AdmissionGrant> {
-    this.metrics?.outcome(flow?.metricCache ?? [], request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0);
+    this.metrics?.outcome(flow?.metricCache ?? new ModelOutcomeCache(), request.fairnessId === '' ? DEFAULT_FLOW : request.fairnessId, request.priority, outcome, 0, request.request.model, request.targetModel);
     this.#handedOff(flow, outcome, start, request);
     this.emit('rejected', request, outcome, error);
     this.emit('outcome', request, outcome, 0);
@@ -329,7 +330,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
       this.#evictor.add(item);
     }
     const waited = this.#waited(item, now);
-    this.metrics?.outcome(flow.metricCache, flow.fairnessId, flow.priority, 'Dispatched', waited / 1000);
+    this.metrics?.outcome(flow.metricCache, flow.fairnessId, flow.priority, 'Dispatched', waited / 1000, item.request.request.model, item.request.targetModel);
     this.emit('dispatched', item, waited);
     this.emit('outcome', item.request, 'Dispatched', waited);
     const resolve = item.resolve;
@@ -340,7 +341,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
   #finalize(item: FlowItem, outcome: QueueOutcome, error: SwitchyardError): void {
     item.state = ItemState.Finalized;
     const waited = this.#waited(item, this.#clock.now());
-    this.metrics?.outcome(item.flow.metricCache, item.flow.fairnessId, item.flow.priority, outcome, waited / 1000);
+    this.metrics?.outcome(item.flow.metricCache, item.flow.fairnessId, item.flow.priority, outcome, waited / 1000, item.request.request.model, item.request.targetModel);
     this.emit('outcome', item.request, outcome, waited);
     const resolve = item.resolve;
     item.resolve = undefined;

@@ -1,5 +1,6 @@
 import type { BandTemplate } from '../config/types.js';
 import type { OutcomeSeriesCache } from '../metrics/flow-metrics.js';
+import { ModelOutcomeCache } from '../metrics/model-outcome-cache.js';
 import type { FlowSelector, FlowView, QueuedRequest } from '../policies/types.js';
 import type { IdleNode } from '../structures/idle-list.js';
 import { IndexedHeap } from '../structures/indexed-heap.js';
@@ -20,7 +21,8 @@ export class Flow implements FlowView, IdleNode {
   policyState: unknown = undefined;
   /** Tokens dispatched since the fairness index was last read. */
   served = 0;
-  metricCache: OutcomeSeriesCache = [];
+  /** Series of `request_queue_duration_seconds`, by model pair and outcome; its pairs label the queue gauges. */
+  readonly metricCache = new ModelOutcomeCache();
   /** Series of `request_enqueue_duration_seconds`, by how this flow's requests were handed to the queue. */
   enqueueCache: OutcomeSeriesCache = [];
   removed = false;

@@ -107,6 +107,27 @@ export function metricsSource(table: BandTable, stages: () => PoolSaturation, li
     forEachFlow(fn) {
       for (const b of table.bands) for (const f of b.flows.values()) fn(f.fairnessId, b.priority, f.size, f.bytes);
     },
+    forEachFlowModel(fn) {
+      // Scrape time only: group each flow's queued items by model pair, with 0 for pairs seen before.
+      for (const b of table.bands) {
+        for (const f of b.flows.values()) {
+          const pairs = new Map<string, [string, string, number, number]>();
+          f.metricCache.forEachPair((m, t) => pairs.set(`${m}\u0000${t}`, [m, t, 0, 0]));
+          for (const item of f.queue.items()) {
+            const m = item.request.request.model;
+            const t = item.request.targetModel;
+            const key = `${m}\u0000${t}`;
+            const p = pairs.get(key);
+            if (p === undefined) pairs.set(key, [m, t, 1, item.byteSize]);
+            else {
+              p[2]++;
+              p[3] += item.byteSize;
+            }
+          }
+          for (const [m, t, size, bytes] of pairs.values()) fn(f.fairnessId, b.priority, m, t, size, bytes);
+        }
+      }
+    },
     forEachBand(fn) {
       for (const b of table.bands) fn(b.priority, b.queuedRequests, b.settings.maxRequests, b.queuedBytes, b.settings.maxBytes);
     },

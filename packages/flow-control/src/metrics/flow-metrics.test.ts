@@ -44,6 +44,39 @@ describe('flow-control metrics', () => {
     expect(await q('requests_total', { outcome: 'EvictedTTL', priority: '0' })).toBe(4);
   });
 
+  it("labels the queue families with each request's model_name and target_model_name, at 0 once a pair left", async () => {
+    const { fc, clock } = harness(1, { metrics: { poolName: 'qwen' } });
+    const registry = fc.metrics!.registry;
+    const first = track(fc, request({ fairnessId: 't', model: 'alias', targetModel: 'llama', bytes: 10 }));
+    const second = track(fc, request({ fairnessId: 't', model: 'alias', targetModel: 'llama', bytes: 20 }));
+    track(fc, request({ fairnessId: 't', model: 'qwen', bytes: 40 }));
+    await settle();
+    const q = (name: string, labels: Record<string, string>): Promise<number> => sample(registry, `llm_d_epp_flow_control_${name}`, { fairness_id: 't', ...labels });
+    const aliasLlama = { model_name: 'alias', target_model_name: 'llama' };
+    const qwen = { model_name: 'qwen', target_model_name: 'qwen' };
+    // The first passed straight through; one alias→llama and the qwen request wait.
+    expect([await q('queue_size', aliasLlama), await q('queue_bytes', aliasLlama)]).toEqual([1, 20]);
+    expect([await q('queue_size', qwen), await q('queue_bytes', qwen)]).toEqual([1, 40]);
+    expect(await sample(registry, 'inference_extension_flow_control_queue_bytes', { fairness_id: 't', ...qwen })).toBe(40);
+    clock.advance(2000);
+    first.grant?.release({ kind: 'success' });
+    await settle();
+    second.grant?.release({ kind: 'success' });
+    await settle();
+    expect(await q('queue_size', aliasLlama)).toBe(0);
+    expect(await q('request_queue_duration_seconds_count', { outcome: 'Dispatched', ...aliasLlama })).toBe(2);
+    expect(await q('request_queue_duration_seconds_sum', { outcome: 'Dispatched', ...aliasLlama })).toBe(2);
+    expect(await q('request_queue_duration_seconds_count', { outcome: 'Dispatched', ...qwen })).toBe(1);
+    expect(await sample(registry, 'inference_extension_flow_control_request_queue_duration_seconds_count', { fairness_id: 't', outcome: 'Dispatched', ...qwen })).toBe(1);
+  });
+
+  it("bounds model label values as llm-d's limiter does: after 1,000 distinct names, other", () => {
+    const m = new FlowControlMetrics();
+    for (let i = 0; i < 1000; i++) expect(m.modelLabel(`model-${i}`)).toBe(`model-${i}`);
+    expect(m.modelLabel('one-too-many')).toBe('other');
+    expect(m.modelLabel('model-7')).toBe('model-7');
+  });
+
   it('global capacity utilization (only for configured limits) and enqueue duration by hand-off outcome', async () => {
     const { fc } = harness(1, { metrics: { poolName: 'qwen' }, config: { maxRequests: 4 } });
     const registry = fc.metrics!.registry;

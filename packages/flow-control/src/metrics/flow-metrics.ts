@@ -2,6 +2,7 @@ import type { PoolSaturation } from '@switchyard/core';
 import { registerDeprecatedTwin, sameLabels } from '@switchyard/core/internal';
 import { Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { SeriesHistogram, type SeriesHistogramChild } from './series-histogram.js';
+import type { ModelOutcomeCache } from './model-outcome-cache.js';
 
 /** Prefix of every flow-control metric (llm-d's names, so dashboards and KEDA triggers carry over). */
 const P = 'llm_d_epp_flow_control_';
@@ -59,6 +60,12 @@ const NOT_YET_FINALIZED = QUEUE_OUTCOMES.length;
 export interface FlowControlMetricsSource {
   /** Calls `fn` for every live flow. */
   forEachFlow(fn: (fairnessId: string, priority: number, size: number, bytes: number) => void): void;
+  /**
+   * Calls `fn` per live flow and model pair of its requests (`model_name` as the client sent it,
+   * `target_model_name` after rewrites), with the requests and bytes of that pair queued now (0
+   * for a pair whose requests have all left). Without it the queue gauges carry empty model labels.
+   */
+  forEachFlowModel?(fn: (fairnessId: string, priority: number, model: string, target: string, size: number, bytes: number) => void): void;
   /** Calls `fn` for every band. */
   forEachBand(fn: (priority: number, queuedRequests: number, maxRequests: number, queuedBytes: number, maxBytes: number) => void): void;
   /** Jain's index per band over the service since the previous call, then starts a new window. */
@@ -84,6 +91,9 @@ export interface FlowControlMetricsOptions {
   /** Buckets (seconds) of `dispatch_cycle_duration_seconds`. */
   readonly dispatchCycleBuckets?: readonly number[];
 }
+
+/** Most distinct values of a model label, as llm-d's limiter; later ones are counted as `other`. */
+const MAX_MODEL_LABELS = 1000;
 
 /** `requests_total`, derived at scrape time from the queue-duration series (same events, no second hot-path write). */
 class DerivedCounter extends Counter {
@@ -121,6 +131,8 @@ export class FlowControlMetrics {
   readonly #enqueueDuration: SeriesHistogram;
   readonly #revIssued: Counter<'priority' | 'inference_pool'>;
   readonly #revocations: Counter<'outcome' | 'inference_pool'>;
+  /** Model label values admitted so far (at most {@link MAX_MODEL_LABELS}). */
+  readonly #models = new Set<string>();
   #source: FlowControlMetricsSource | undefined;
 
   constructor(options: FlowControlMetricsOptions = {}) {
@@ -133,7 +145,7 @@ export class FlowControlMetrics {
     const queueDuration = new SeriesHistogram({
       name: `${P}request_queue_duration_seconds`,
       help: 'Time requests spent in the flow-control queue, by final outcome.',
-      labelNames: ['fairness_id', 'priority', 'outcome', 'inference_pool'],
+      labelNames: ['fairness_id', 'priority', 'outcome', 'inference_pool', 'model_name', 'target_model_name'],
       // llm-d's boundaries, so dashboards' quantiles read the same.
       buckets: options.queueDurationBuckets ?? [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
@@ -176,30 +188,27 @@ export class FlowControlMetrics {
       labelNames: ['outcome', 'inference_pool'],
       registers,
     });
-    const queueSize = new Gauge({
-      name: `${P}queue_size`,
-      help: 'Requests queued, per flow.',
-      labelNames: ['fairness_id', 'priority', 'inference_pool'],
-      registers,
-      collect() {
-        this.reset();
-        source()?.forEachFlow((f, p, size) => {
-          this.set({ fairness_id: f, priority: String(p), inference_pool: pool }, size);
-        });
-      },
-    });
-    const queueBytes = new Gauge({
-      name: `${P}queue_bytes`,
-      help: 'Body bytes queued, per flow.',
-      labelNames: ['fairness_id', 'priority', 'inference_pool'],
-      registers,
-      collect() {
-        this.reset();
-        source()?.forEachFlow((f, p, _s, bytes) => {
-          this.set({ fairness_id: f, priority: String(p), inference_pool: pool }, bytes);
-        });
-      },
-    });
+    const modelLabel = (m: string): string => this.modelLabel(m);
+    // Computed when scraped: per flow and model pair (llm-d labels each queued item with its models).
+    const queueGauge = (name: string, help: string, pick: (size: number, bytes: number) => number): Gauge =>
+      new Gauge({
+        name: `${P}${name}`,
+        help,
+        labelNames: ['fairness_id', 'priority', 'inference_pool', 'model_name', 'target_model_name'],
+        registers,
+        collect() {
+          this.reset();
+          const s = source();
+          if (s === undefined) return;
+          const set = (f: string, p: number, m: string, t: string, size: number, bytes: number): void => {
+            this.inc({ fairness_id: f, priority: String(p), inference_pool: pool, model_name: modelLabel(m), target_model_name: modelLabel(t) }, pick(size, bytes));
+          };
+          if (s.forEachFlowModel !== undefined) s.forEachFlowModel(set);
+          else s.forEachFlow((f, p, size, bytes) => { set(f, p, '', '', size, bytes); });
+        },
+      });
+    const queueSize = queueGauge('queue_size', 'Requests queued, per flow and model pair.', (size) => size);
+    const queueBytes = queueGauge('queue_bytes', 'Body bytes queued, per flow and model pair.', (_size, bytes) => bytes);
     const saturation = new Gauge({
       name: `${P}pool_saturation`,
       help: 'Pool saturation per disaggregation stage (gate value = max over stages).',
@@ -215,9 +224,9 @@ export class FlowControlMetrics {
     });
     // llm-d still emits these under their former inference_extension_flow_control_* names; the
     // twins are computed from the families above at scrape time (one record call feeds both).
-    const flowLabels = sameLabels('fairness_id', 'priority', 'inference_pool');
+    const flowLabels = sameLabels('fairness_id', 'priority', 'inference_pool', 'model_name', 'target_model_name');
     const twins = [
-      [queueDuration, sameLabels('fairness_id', 'priority', 'outcome', 'inference_pool')],
+      [queueDuration, sameLabels('fairness_id', 'priority', 'outcome', 'inference_pool', 'model_name', 'target_model_name')],
       [cycle, []],
       [this.#enqueueDuration, sameLabels('fairness_id', 'priority', 'outcome')],
       [queueSize, flowLabels],
@@ -278,15 +287,29 @@ export class FlowControlMetrics {
     this.#source = source;
   }
 
-  /** Records a final queue outcome; `cache` is the flow's {@link OutcomeSeriesCache}. */
-  outcome(cache: OutcomeSeriesCache, fairnessId: string, priority: number, outcome: QueueOutcome, waitSeconds: number): void {
+  /**
+   * Records a final queue outcome of a request for `model` (as the client sent it) and `target`
+   * (after rewrites); `cache` is the flow's {@link ModelOutcomeCache}, so a repeat costs two
+   * string comparisons and an array read.
+   */
+  outcome(cache: ModelOutcomeCache, fairnessId: string, priority: number, outcome: QueueOutcome, waitSeconds: number, model: string, target: string): void {
     const i = OUTCOME_INDEX[outcome];
-    let series = cache[i];
+    const slots = cache.model === model && cache.target === target ? cache.slots : cache.slotsOf(model, target);
+    let series = slots[i];
     if (series === undefined) {
-      series = this.#queueDuration.series({ fairness_id: fairnessId, priority: String(priority), outcome, inference_pool: this.#pool });
-      cache[i] = series;
+      series = this.#queueDuration.series({ fairness_id: fairnessId, priority: String(priority), outcome, inference_pool: this.#pool, model_name: this.modelLabel(model), target_model_name: this.modelLabel(target) });
+      slots[i] = series;
     }
     series.observe(waitSeconds);
+  }
+
+  /** The label value of a model name: itself for the first 1,000 distinct names, then `other` (llm-d's limiter). */
+  modelLabel(model: string): string {
+    const seen = this.#models;
+    if (seen.has(model)) return model;
+    if (seen.size >= MAX_MODEL_LABELS) return 'other';
+    seen.add(model);
+    return model;
   }
 
   /**

@@ -22,6 +22,10 @@ export interface RequestSpec {
   readonly sloTtftMs?: number;
   readonly receivedAt?: number;
   readonly maxOutputTokens?: number;
+  /** The client's model (default `m`). */
+  readonly model?: string;
+  /** The model after rewrites (default: the client's). */
+  readonly targetModel?: string;
 }
 
 let nextId = 0;
@@ -33,7 +37,8 @@ export function request(spec: RequestSpec = {}): SchedulingRequest {
     fairnessId: spec.fairnessId ?? 'default-flow',
     sloTtftMs: spec.sloTtftMs,
     receivedAt: spec.receivedAt ?? 0,
-    request: { id: spec.id ?? `r${nextId++}`, model: 'm', prompt: { kind: 'none' }, byteSize: spec.bytes ?? 100, maxOutputTokens: spec.maxOutputTokens },
+    ...(spec.targetModel === undefined ? {} : { targetModel: spec.targetModel }),
+    request: { id: spec.id ?? `r${nextId++}`, model: spec.model ?? 'm', prompt: { kind: 'none' }, byteSize: spec.bytes ?? 100, maxOutputTokens: spec.maxOutputTokens },
   });
 }
 
