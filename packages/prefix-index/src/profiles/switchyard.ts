@@ -5,7 +5,9 @@
  * One scorer decides: `estimated-ttft-scorer` (core) estimates each pod's time to first token from
  * the prefill it would have to do (the prompt minus the prefix the approximate routing-history
  * index says the pod holds), the prefill queued ahead of it, its decode load and KV pressure; the
- * `max-score-picker` takes the lowest estimate, breaking ties at random. Cache affinity is a prefill
+ * `max-score-picker` takes the lowest estimate. Pods within two estimated engine steps of the fastest
+ * are taken in turn (least recently picked first), and an adapter the pod would have to load costs
+ * `loraLoadMs`. Cache affinity is a prefill
  * saving that yields as soon as the warm pod's queue costs more than the saving, so hot prefixes
  * spread and cold ones go to the least-loaded pod. Load it with `@switchyard/prefix-index`'s
  * plugins registered (`prefixIndexPack()`); docs/scheduling.md explains the formula and parameters.
@@ -18,6 +20,12 @@ kind: EndpointPickerConfig
 plugins:
 - type: approx-prefix-cache-producer
 - type: estimated-ttft-scorer
+  parameters:
+    # Pods within two estimated engine steps of the fastest are taken in turn (least recently
+    # picked first): the gateway cannot tell which of them will start this request's step first.
+    spreadSteps: 2
+    # Loading a LoRA adapter the pod does not hold costs about this long (ms).
+    loraLoadMs: 200
 - type: max-score-picker
 schedulingProfiles:
 - name: default

@@ -24,14 +24,14 @@ const GOLDEN: Record<string, string> = {
   'default/1': '7f0bfb3df7176a56',
   'precise/1': '7f0bfb3df7176a56',
   'cache-greedy/1': '7f0bfb3df7176a56',
-  'switchyard/1': '8d3e370f7cdbf6c0',
+  'switchyard/1': '4a2424bfd754a9cc',
   'round-robin/3': '4905f3e03f0fd79a',
   'random/3': '9af19ebdee2728d2',
   'least-queue/3': 'f03ec87cb970a4b3',
   'default/3': 'e6b82bcfa9989333',
   'precise/3': '4e9ae0c5219f5fdf',
   'cache-greedy/3': '4e9ae0c5219f5fdf',
-  'switchyard/3': '2265f63e4cf48b3f',
+  'switchyard/3': 'fa72b059245f4e59',
   'precise/restart-loss': '3e30f68f8bc7fa05',
 };
 

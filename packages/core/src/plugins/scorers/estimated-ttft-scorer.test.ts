@@ -190,3 +190,77 @@ describe('step phase (the rest of the running engine step)', () => {
     expect(out[0]).toBe(out[1]);
   });
 });
+
+describe('near-tie spreading (spreadMarginMs, spreadSteps)', () => {
+  const pickTop = (s: ReturnType<typeof createEstimatedTtftScorer>, eps: readonly Endpoint[], req = tokensRequest(100)): Endpoint => {
+    const out = scores(s, req, eps);
+    const top = eps.filter((_, i) => out[i] === 1);
+    expect(top).toHaveLength(1);
+    const e = top[0] as Endpoint;
+    s.preRequest?.(cycleContext(), req, resultFor(e), {});
+    // The first byte clears the pending prefill, so only the recency of picks separates the pods.
+    s.onResponseStart?.(req, { endpoint: e, status: 200, at: 0 });
+    return e;
+  };
+  it('cycles through pods whose estimates are within the margin, like round-robin', () => {
+    const eps = endpoints(4, (i) => ({ runningRequestsSize: 100 + i }));
+    const s = createEstimatedTtftScorer('t', { spreadMarginMs: 5, tieResolutionMs: 0 });
+    const picked = Array.from({ length: 8 }, () => pickTop(s, eps).id);
+    expect(picked.slice(0, 4).sort()).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(picked.slice(4)).toEqual(picked.slice(0, 4));
+  });
+  it('never spreads to a pod slower than the margin', () => {
+    // e1 holds 5,760 of the 6,400 prompt tokens: 144 ms less prefill than anywhere else.
+    const eps = endpoints(3, () => ({ runningRequestsSize: 10 }));
+    const s = createEstimatedTtftScorer('t', { spreadMarginMs: 20 });
+    for (let k = 0; k < 4; k++) {
+      const req = tokensRequest(6400);
+      req.attributes.set(Attributes.prefixMatch, new Map([['e1', match(90)]]));
+      expect(pickTop(s, eps, req).id).toBe('e1');
+    }
+  });
+  it('counts the margin in steps of the fastest pod with spreadSteps', () => {
+    // Steps of ≈ 7 + 400·0.025 = 17 ms; e1 is 2.5 ms slower (100 more running sequences).
+    const eps = endpoints(2, (i) => ({ runningRequestsSize: 400 + 100 * i }));
+    const within = createEstimatedTtftScorer('t', { spreadSteps: 1, tieResolutionMs: 0 });
+    expect(new Set([pickTop(within, eps).id, pickTop(within, eps).id])).toEqual(new Set(['e0', 'e1']));
+    const narrow = createEstimatedTtftScorer('t', { spreadSteps: 0.1, tieResolutionMs: 0 });
+    expect([pickTop(narrow, eps).id, pickTop(narrow, eps).id]).toEqual(['e0', 'e0']);
+  });
+  it('keeps every other score below the chosen one and the order of the rest (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(1000), { minLength: 1, maxLength: 12 }), fc.double({ min: 0.1, max: 100, noNaN: true }), (running, margin) => {
+        const eps = endpoints(running.length, (i) => ({ runningRequestsSize: running[i] ?? 0 }));
+        const plain = scores(createEstimatedTtftScorer('p', { tieResolutionMs: 0 }), tokensRequest(100), eps);
+        const spread = scores(createEstimatedTtftScorer('s', { tieResolutionMs: 0, spreadMarginMs: margin }), tokensRequest(100), eps);
+        expect(spread.filter((x) => x === 1)).toHaveLength(1);
+        spread.forEach((x, i) => {
+          if (x !== 1) expect(x).toBe(Math.min(plain[i] as number, 1 - 1e-9));
+        });
+      }),
+    );
+  });
+});
+
+describe('LoRA adapter loading (loraLoadMs)', () => {
+  const loraRequest = (model: string) => schedulingRequest({ targetModel: model, request: { prompt: { kind: 'tokens', tokenIds: [[1, 2, 3]] } } });
+  it('adds nothing where the adapter is active, half while it loads, all with a free slot, twice when slots are full', () => {
+    const eps = endpoints(4, (i) => [
+      { activeModels: ['a'], maxActiveModels: 2 },
+      { activeModels: ['b'], waitingModels: ['a'], maxActiveModels: 2 },
+      { activeModels: ['b'], maxActiveModels: 2 },
+      { activeModels: ['b', 'c'], maxActiveModels: 2 },
+    ][i]);
+    const s = createEstimatedTtftScorer('t', { loraLoadMs: 200, tieResolutionMs: 0 });
+    const est = s.estimate(loraRequest('a'), eps, 0).map((d) => d.estimateMs);
+    const base = est[0] as number;
+    expect(est.map((x) => Math.round(x - base))).toEqual([0, 100, 200, 400]);
+    expect(scores(s, loraRequest('a'), eps)[0]).toBe(1);
+  });
+  it('charges nothing on pods without adapter slots and is off by default', () => {
+    const eps = endpoints(2, (i) => (i === 0 ? { activeModels: [], maxActiveModels: 0 } : { activeModels: ['a'], maxActiveModels: 2 }));
+    expect(new Set(createEstimatedTtftScorer('t', { loraLoadMs: 200 }).estimate(loraRequest('a'), eps, 0).map((d) => d.estimateMs)).size).toBe(1);
+    const off = endpoints(2, (i) => ({ activeModels: i === 0 ? ['a'] : [], maxActiveModels: 2 }));
+    expect(new Set(createEstimatedTtftScorer('t').estimate(loraRequest('a'), off, 0).map((d) => d.estimateMs)).size).toBe(1);
+  });
+});

@@ -6,7 +6,7 @@ import type { CycleContext, RequestLifecycle, Scorer, ScoreMap, SchedulingResult
 import type { SchedulingRequest } from '../../scheduling/request.js';
 import { requestPromptTokens } from '../request-tokens.js';
 import { PendingPrefill } from './pending-prefill.js';
-import { estimateFromParts, estimateTtftMs, kvTokensOf, type TtftInputs, type TtftModel } from './ttft-estimate.js';
+import { estimateFromParts, estimateTtftMs, kvTokensOf, stepMsOf, type TtftInputs, type TtftModel } from './ttft-estimate.js';
 
 /**
  * Registry type of the estimated-TTFT scorer. @public
@@ -42,6 +42,25 @@ export const estimatedTtftScorerParameters = z.strictObject({
    * Off, every pod is assumed to start a step the moment the request arrives.
    */
   stepPhase: z.boolean().default(false),
+  /**
+   * Pods whose estimate is within this many ms of the best count as equally fast, and the one this
+   * scorer picked least recently among them gets the top score, so traffic the estimate cannot
+   * separate is spaced like round-robin instead of drawn at random (default 0: off).
+   */
+  spreadMarginMs: z.number().min(0).default(0),
+  /**
+   * The same near-tie margin in engine steps of the fastest pod (its estimated step length): a new
+   * request joins the step after the one running now, and the gateway does not know how far that
+   * step has come, so estimates closer than a step are not really different (default 0: off).
+   */
+  spreadSteps: z.number().min(0).default(0),
+  /**
+   * Time to load a LoRA adapter the pod does not hold, ms (default 0: off). Added on pods that
+   * report adapter slots (`maxActiveModels` > 0) and do not list the request's model as active:
+   * half of it while the adapter is loading there (waiting), all of it with a free slot, twice it
+   * when every slot is taken (the load first waits for an adapter to go idle).
+   */
+  loraLoadMs: z.number().min(0).default(0),
   /** Read the match info of this producer instead of the shared `prefix-match-info` attribute. */
   prefixMatchInfoProducerName: z.string().optional(),
 });
@@ -62,6 +81,9 @@ export interface TtftEstimateDetail extends TtftInputs {
   /** The estimated TTFT, ms, after rounding to `tieResolutionMs`. */
   readonly estimateMs: number;
 }
+
+/** The score of the other near-ties when one is chosen by recency: below 1, above every real ratio that matters. */
+const NEAR_ONE = 1 - 1e-9;
 
 /** EWMA weight of the prompt size a scraped waiting request is assumed to have. */
 const PROMPT_EWMA = 0.05;
@@ -101,11 +123,25 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
     return at === undefined ? Infinity : now - at;
   };
   let meanPrompt = 0;
+  // Near-tie spreading: the sequence number of this scorer's last pick of each endpoint.
+  const lastPicked = new Map<string, number>();
+  let picks = 0;
+  const margin = p.spreadMarginMs;
+  const spreadSteps = p.spreadSteps;
+  const spreading = margin > 0 || spreadSteps > 0;
 
   const uncachedOn = (request: SchedulingRequest, endpoint: Endpoint, prompt: number): number => {
     const match = request.attributes.get(matchKey)?.get(endpoint.id);
     const hit = match === undefined ? 0 : match.cachedBlocks * match.blockSizeTokens;
     return Math.max(0, prompt - hit);
+  };
+
+  const loraMs = p.loraLoadMs;
+  const adapterMs = (e: Endpoint, model: string): number => {
+    const m = e.metrics;
+    if (m === undefined || m.maxActiveModels <= 0 || m.activeModels.includes(model)) return 0;
+    if (m.waitingModels.includes(model)) return loraMs / 2;
+    return m.activeModels.length + m.waitingModels.length < m.maxActiveModels ? loraMs : 2 * loraMs;
   };
 
   const inputsOf = (request: SchedulingRequest, endpoint: Endpoint, prompt: number, now: number): TtftInputs => {
@@ -137,6 +173,7 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
     const load = request.attributes.get(Attributes.inFlightLoad);
     const typical = meanPrompt > 0 ? meanPrompt : prompt;
     let best = Infinity;
+    let bestStepMs = 0;
     for (let i = 0; i < endpoints.length; i++) {
       const e = endpoints[i] as Endpoint;
       const m = e.metrics;
@@ -145,18 +182,38 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
       const inFlight = load === undefined ? e.inFlightRequests : load.requests(e);
       const queued = Math.max(pending.tokens(e.id), m === undefined ? 0 : m.waitingQueueSize * typical);
       const running = Math.max(m === undefined ? 0 : m.runningRequestsSize, inFlight);
-      const est = rounded(estimateFromParts(model, uncached, queued, running, m === undefined ? 0 : m.kvCacheUsagePercent, kvTokensOf(e), phase ? sinceStepEnd(e.id, now) : Infinity));
+      const lora = loraMs > 0 ? adapterMs(e, request.targetModel) : 0;
+      const est = rounded(estimateFromParts(model, uncached, queued, running, m === undefined ? 0 : m.kvCacheUsagePercent, kvTokensOf(e), phase ? sinceStepEnd(e.id, now) : Infinity) + lora);
       out[i] = est;
-      if (est < best) best = est;
+      if (est < best) {
+        best = est;
+        if (spreadSteps > 0) bestStepMs = stepMsOf(model, running, kvTokensOf(e));
+      }
+    }
+    let chosen = -1;
+    if (spreading) {
+      // Among the near-ties, the endpoint picked longest ago (never picked counts as oldest).
+      let oldest = Infinity;
+      const limit = best + Math.max(margin, spreadSteps * bestStepMs);
+      for (let i = 0; i < endpoints.length; i++) {
+        if ((out[i] as number) > limit) continue;
+        const at = lastPicked.get((endpoints[i] as Endpoint).id) ?? -1;
+        if (at < oldest) { oldest = at; chosen = i; }
+      }
     }
     for (let i = 0; i < endpoints.length; i++) out[i] = (best + c) / ((out[i] as number) + c);
+    if (chosen >= 0) {
+      // Just below 1 for everyone else, so the spread choice wins but the order of the rest stays.
+      for (let i = 0; i < endpoints.length; i++) if ((out[i] as number) >= NEAR_ONE) out[i] = NEAR_ONE;
+      out[chosen] = 1;
+    }
   };
 
   const estimate = (request: SchedulingRequest, endpoints: readonly Endpoint[], now: number): TtftEstimateDetail[] => {
     const prompt = requestPromptTokens(request);
     return endpoints.map((e) => {
       const x = inputsOf(request, e, prompt, now);
-      return { ...x, estimateMs: rounded(estimateTtftMs(model, x)) };
+      return { ...x, estimateMs: rounded(estimateTtftMs(model, x) + (loraMs > 0 ? adapterMs(e, request.targetModel) : 0)) };
     });
   };
 
@@ -178,6 +235,7 @@ export function createEstimatedTtftScorer(name: string, params: Partial<Estimate
       const tokens = uncachedOn(request, primary, requestPromptTokens(request));
       meanPrompt = meanPrompt === 0 ? tokens : meanPrompt + PROMPT_EWMA * (tokens - meanPrompt);
       pending.add(request, primary.id, tokens);
+      if (spreading) lastPicked.set(primary.id, ++picks);
     },
     onResponseStart(request, info) {
       pending.settle(request);

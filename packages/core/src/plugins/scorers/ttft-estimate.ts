@@ -79,6 +79,15 @@ export function stepResidualMs(stepMs: number, sinceBoundaryMs: number, busy: bo
 }
 
 /**
+ * The estimated length of one engine step on a pod with `running` decoding sequences holding
+ * `kvTokens` KV tokens, ms (the `stepMs` of {@link estimateTtftMs}).
+ * @internal
+ */
+export function stepMsOf(m: TtftModel, running: number, kvTokens: number): number {
+  return m.stepBaseMs + Math.min(running, m.stepTokenBudget * 0.875) * m.msPerToken + kvTokens * m.msPerKvToken;
+}
+
+/**
  * {@link estimateTtftMs} on plain numbers, so the scorer's hot loop allocates nothing.
  * @internal
  */
