@@ -194,7 +194,7 @@ export type {
   PredictedLatencyProducerOptions, LatencyPredictor, LatencySample, EwmaLatencyPredictorOptions,
   PrefixBasedPdDeciderParams, PrefixBasedPdDeciderOptions, MetricsDataSource,
   MetricsDataSourceParams, MetricsSourceSettings, CoreMetricsExtractorParams, EngineConfigParams,
-  ExtractorSettings, MetricsExtractor, DcgmDataSource, DcgmExtractor, Topology, TopologyView,
+  ExtractorSettings, MetricsExtractor, PolledPageSource, DcgmDataSource, DcgmExtractor, Topology, TopologyView,
   TopologyExtractor, ProbabilisticAdmitterParams, EncoderCacheMatch, ThresholdOperator,
   ScalarAttribute, ModelsDataSource, ModelData, ModelsView, ModelsDataExtractor, RequestLine,
   LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource, UtilizationMetric,

@@ -9,7 +9,7 @@ import { durationSchema } from '../../config/duration.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 import { isDcgmExtractor, type DcgmExtractor } from './dcgm-extractor.js';
-import { PagePoller } from './page-poller.js';
+import { PagePoller, type PolledPageSource } from './page-poller.js';
 
 /**
  * Type of llm-d's NVIDIA DCGM exporter source. @public
@@ -36,21 +36,11 @@ export const dcgmDataSourceParameters = z
 
 /**
  * A `dcgm-data-source` instance: it polls every endpoint's DCGM exporter and hands each page to
- * the `dcgm-extractor` instances wired to it in `dataLayer.sources` (polling starts when the
- * first extractor is attached and stops at `close()`).
+ * the `dcgm-extractor` instances wired to it in `dataLayer.sources`.
  * @public
  * @category Built-in plugins
  */
-export interface DcgmDataSource extends Plugin {
-  /** Exporter URL of an endpoint. */
-  urlOf(endpoint: Endpoint): string;
-  /** Wires extractors to this source (the config loader calls it for `dataLayer.sources`). */
-  attachExtractors(extractors: readonly Plugin[]): void;
-  /** Polls every endpoint once now and resolves when every page was handled (tests, warm-up). */
-  pollOnce(): Promise<void>;
-  /** Consecutive failed polls of an endpoint (0 after a success). */
-  failures(endpointId: string): number;
-}
+export type DcgmDataSource = PolledPageSource;
 
 /**
  * True when `p` is a {@link DcgmDataSource}. @public

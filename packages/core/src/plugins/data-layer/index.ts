@@ -16,6 +16,7 @@ export type { CoreMetricsExtractorParams, EngineConfigParams, ExtractorSettings,
 export { endpointNotificationSourcePlugin, ENDPOINT_NOTIFICATION_SOURCE } from './endpoint-notification-source.js';
 export { dcgmDataSourcePlugin, dcgmDataSourceParameters, createDcgmDataSource, isDcgmDataSource, DCGM_DATA_SOURCE } from './dcgm-data-source.js';
 export type { DcgmDataSource } from './dcgm-data-source.js';
+export type { PolledPageSource } from './page-poller.js';
 export { dcgmExtractorPlugin, gpuUtilizationAttribute, gpuUtilizationOf, isDcgmExtractor, DCGM_EXTRACTOR, DCGM_GPU_UTIL_METRIC } from './dcgm-extractor.js';
 export type { DcgmExtractor } from './dcgm-extractor.js';
 export {

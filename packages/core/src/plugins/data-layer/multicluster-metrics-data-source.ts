@@ -11,7 +11,7 @@ import { MIN_SCRAPE_INTERVAL_MS } from '../../model-metrics/scraper.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 import { isMulticlusterMetricsExtractor, type MulticlusterMetricsExtractor } from './multicluster-metrics-extractor.js';
-import { PagePoller } from './page-poller.js';
+import { PagePoller, type PolledPageSource } from './page-poller.js';
 
 /**
  * Type of llm-d's source that scrapes remote clusters' EPP metrics. @public
@@ -49,21 +49,12 @@ type Params = z.output<typeof multiclusterMetricsDataSourceParameters>;
 
 /**
  * A `multicluster-metrics-data-source` instance: it polls every cluster endpoint's metrics page
- * (a remote EPP) and hands each page to the `multicluster-metrics-extractor` instances wired to it
- * (polling starts when the first extractor is attached and stops at `close()`).
+ * (a remote EPP; its URL from the endpoint's `metricsHost`, else its host, and `metricsPort`) and
+ * hands each page to the `multicluster-metrics-extractor` instances wired to it.
  * @public
  * @category Built-in plugins
  */
-export interface MulticlusterMetricsDataSource extends Plugin {
-  /** Page URL of a cluster endpoint: its `metricsHost` (else its host) and `metricsPort`. */
-  urlOf(endpoint: Endpoint): string;
-  /** Wires extractors to this source (the config loader calls it for `dataLayer.sources`). */
-  attachExtractors(extractors: readonly Plugin[]): void;
-  /** Polls every endpoint once now and resolves when every page was handled (tests, warm-up). */
-  pollOnce(): Promise<void>;
-  /** Consecutive failed polls of an endpoint (0 after a success). */
-  failures(endpointId: string): number;
-}
+export type MulticlusterMetricsDataSource = PolledPageSource;
 
 /**
  * True when `p` is a {@link MulticlusterMetricsDataSource}. @public

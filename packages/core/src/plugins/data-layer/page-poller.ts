@@ -4,9 +4,28 @@ import type { Endpoint } from '../../endpoints/types.js';
 import { createHttpMetricsFetcher, type HttpMetricsFetcherOptions, type MetricsFetcher } from '../../model-metrics/http-fetcher.js';
 import { parsePrometheusText } from '../../model-metrics/prometheus-text.js';
 import type { MetricFamily } from '../../model-metrics/types.js';
+import type { Plugin } from '../../scheduling/plugins.js';
 
 /** Each poll of one endpoint is bounded by this (llm-d's 1 s poll bound). */
 const POLL_TIMEOUT_MS = 1000;
+
+/**
+ * A data source that polls a metrics page of every endpoint and hands each page to the
+ * extractors wired to it (`dcgm-data-source`, `multicluster-metrics-data-source`): polling starts
+ * when the first extractor is attached and stops at `close()`.
+ * @public
+ * @category Built-in plugins
+ */
+export interface PolledPageSource extends Plugin {
+  /** Page URL of an endpoint. */
+  urlOf(endpoint: Endpoint): string;
+  /** Wires extractors to this source (the config loader calls it for `dataLayer.sources`). */
+  attachExtractors(extractors: readonly Plugin[]): void;
+  /** Polls every endpoint once now and resolves when every page was handled (tests, warm-up). */
+  pollOnce(): Promise<void>;
+  /** Consecutive failed polls of an endpoint (0 after a success). */
+  failures(endpointId: string): number;
+}
 
 /**
  * What a {@link PagePoller} polls and where the pages go.
