@@ -57,7 +57,11 @@ function makePool(n: number, clock: ManualClock): EndpointPool {
 }
 
 const ctxFor = (pool: EndpointPool, clock: ManualClock) => ({ name: '', clock, pool, lookup: () => undefined });
-const make = <P>(def: PluginDefinition<P>, pool: EndpointPool, clock: ManualClock, name = def.type) => def.create(def.parameters.parse({}), { ...ctxFor(pool, clock), name });
+const make = <P>(def: PluginDefinition<P>, pool: EndpointPool, clock: ManualClock, name = def.type, parameters: unknown = {}) =>
+  def.create(def.parameters.parse(parameters), { ...ctxFor(pool, clock), name });
+
+/** The `estimated-ttft-scorer` parameters the shipped `switchyard` profile sets (prefix-index's profiles/switchyard.yaml). */
+const SWITCHYARD_PROFILE_SCORER = { spreadSteps: 2, loraLoadMs: 200 };
 
 /** The issue's profile: queue 2, kv-cache 2, lora 1, max-score. */
 function defaultPicker(n: number, metrics?: SchedulerMetrics): RequestScheduler {
@@ -81,14 +85,14 @@ function defaultPicker(n: number, metrics?: SchedulerMetrics): RequestScheduler 
 }
 
 /**
- * The switchyard profile's scoring: `estimated-ttft-scorer` alone, max-score. (Its prefix producer
+ * The switchyard profile's scoring: `estimated-ttft-scorer` with the profile's parameters, max-score. (Its prefix producer
  * lives in @switchyard/prefix-index and costs what the default profile's does: prefix-index bench.)
  */
 function switchyardPicker(n: number): RequestScheduler {
   const clock = new ManualClock();
   const pool = makePool(n, clock);
   const config = createSchedulerConfig({
-    profiles: [{ scorers: [{ scorer: make(estimatedTtftScorerPlugin, pool, clock) as Scorer, weight: 1 }], picker: make(maxScorePickerPlugin, pool, clock) as Picker }],
+    profiles: [{ scorers: [{ scorer: make(estimatedTtftScorerPlugin, pool, clock, estimatedTtftScorerPlugin.type, SWITCHYARD_PROFILE_SCORER) as Scorer, weight: 1 }], picker: make(maxScorePickerPlugin, pool, clock) as Picker }],
     pool,
     clock,
   });
