@@ -2,14 +2,12 @@ import { z } from 'zod';
 import type { Clock } from '../../clock/clock.js';
 import { joinHostPort } from '../../endpoints/address.js';
 import type { EndpointPool } from '../../endpoints/pool.js';
-import type { Endpoint } from '../../endpoints/types.js';
 import type { MetricsFetcher } from '../../model-metrics/http-fetcher.js';
-import { MIN_SCRAPE_INTERVAL_MS } from '../../model-metrics/scraper.js';
 import { durationSchema } from '../../config/duration.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
-import { isDcgmExtractor, type DcgmExtractor } from './dcgm-extractor.js';
-import { PagePoller, type PolledPageSource } from './page-poller.js';
+import { isDcgmExtractor } from './dcgm-extractor.js';
+import { PolledPageSourceImpl, type PolledPageSource } from './page-poller.js';
 
 /**
  * Type of llm-d's NVIDIA DCGM exporter source. @public
@@ -52,46 +50,18 @@ export function isDcgmDataSource(p: Plugin): p is DcgmDataSource {
 
 type Params = z.output<typeof dcgmDataSourceParameters>;
 
-class DcgmPoller implements DcgmDataSource {
-  readonly type = DCGM_DATA_SOURCE;
-  readonly #extractors: DcgmExtractor[] = [];
-  readonly #poller: PagePoller;
-
-  constructor(readonly name: string, private readonly params: Params, pool: EndpointPool, clock: Clock, fetch?: MetricsFetcher) {
-    const ms = params.interval === undefined || params.interval === '' ? MIN_SCRAPE_INTERVAL_MS : params.interval;
-    this.#poller = new PagePoller({
-      pool,
-      clock,
-      intervalMs: Math.max(MIN_SCRAPE_INTERVAL_MS, ms),
-      urlOf: (e) => this.urlOf(e),
-      http: { tls: { rejectUnauthorized: !params.insecureSkipVerify } },
-      fetch,
-      onPage: (endpoint, families) => {
-        for (const e of this.#extractors) e.extract(endpoint, families);
-      },
-    });
-  }
-
-  urlOf(endpoint: Endpoint): string {
-    return `${this.params.scheme}://${joinHostPort(endpoint.ip, this.params.port)}${this.params.path}`;
-  }
-
-  attachExtractors(extractors: readonly Plugin[]): void {
-    for (const e of extractors) if (isDcgmExtractor(e) && !this.#extractors.includes(e)) this.#extractors.push(e);
-    if (this.#extractors.length > 0) this.#poller.start();
-  }
-
-  failures(endpointId: string): number {
-    return this.#poller.failures(endpointId);
-  }
-
-  pollOnce(): Promise<void> {
-    return this.#poller.pollOnce();
-  }
-
-  close(): void {
-    this.#poller.close();
-  }
+function newDcgmSource(name: string, params: Params, pool: EndpointPool, clock: Clock, fetch?: MetricsFetcher): DcgmDataSource {
+  return new PolledPageSourceImpl({
+    type: DCGM_DATA_SOURCE,
+    name,
+    pool,
+    clock,
+    interval: params.interval,
+    urlOf: (e) => `${params.scheme}://${joinHostPort(e.ip, params.port)}${params.path}`,
+    http: { tls: { rejectUnauthorized: !params.insecureSkipVerify } },
+    fetch,
+    feeds: isDcgmExtractor,
+  });
 }
 
 /**
@@ -100,7 +70,7 @@ class DcgmPoller implements DcgmDataSource {
  * @category Built-in plugins
  */
 export function createDcgmDataSource(name: string, params: z.input<typeof dcgmDataSourceParameters>, deps: { pool: EndpointPool; clock: Clock; fetch?: MetricsFetcher }): DcgmDataSource {
-  return new DcgmPoller(name, dcgmDataSourceParameters.parse(params), deps.pool, deps.clock, deps.fetch);
+  return newDcgmSource(name, dcgmDataSourceParameters.parse(params), deps.pool, deps.clock, deps.fetch);
 }
 
 /**
@@ -115,5 +85,5 @@ export const dcgmDataSourcePlugin = definePlugin({
   description: 'Data-layer source: polls each endpoint host\'s NVIDIA DCGM exporter for dcgm-extractor.',
   parameters: dcgmDataSourceParameters,
   notActedOn: { useNodeAddress: 'endpoints carry no node address; the endpoint\'s own host is scraped' },
-  create: (p, ctx): DcgmDataSource => new DcgmPoller(ctx.name, p, ctx.pool, ctx.clock),
+  create: (p, ctx): DcgmDataSource => newDcgmSource(ctx.name, p, ctx.pool, ctx.clock),
 });

@@ -4,14 +4,12 @@ import type { Clock } from '../../clock/clock.js';
 import { durationSchema } from '../../config/duration.js';
 import { joinHostPort } from '../../endpoints/address.js';
 import type { EndpointPool } from '../../endpoints/pool.js';
-import type { Endpoint } from '../../endpoints/types.js';
 import { SwitchyardError } from '../../errors/switchyard-error.js';
 import type { MetricsFetcher, MetricsTlsOptions } from '../../model-metrics/http-fetcher.js';
-import { MIN_SCRAPE_INTERVAL_MS } from '../../model-metrics/scraper.js';
 import { definePlugin } from '../../registry/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
-import { isMulticlusterMetricsExtractor, type MulticlusterMetricsExtractor } from './multicluster-metrics-extractor.js';
-import { PagePoller, type PolledPageSource } from './page-poller.js';
+import { isMulticlusterMetricsExtractor } from './multicluster-metrics-extractor.js';
+import { PolledPageSourceImpl, type PolledPageSource } from './page-poller.js';
 
 /**
  * Type of llm-d's source that scrapes remote clusters' EPP metrics. @public
@@ -80,46 +78,18 @@ function tlsOf(name: string, p: Params): MetricsTlsOptions {
   return { rejectUnauthorized: !p.insecureSkipVerify, ...(ca === undefined ? {} : { ca }), ...(cert === undefined ? {} : { cert }), ...(key === undefined ? {} : { key }) };
 }
 
-class ClusterMetricsPoller implements MulticlusterMetricsDataSource {
-  readonly type = MULTICLUSTER_METRICS_DATA_SOURCE;
-  readonly #extractors: MulticlusterMetricsExtractor[] = [];
-  readonly #poller: PagePoller;
-
-  constructor(readonly name: string, private readonly params: Params, pool: EndpointPool, clock: Clock, fetch?: MetricsFetcher) {
-    const ms = params.interval === undefined || params.interval === '' ? MIN_SCRAPE_INTERVAL_MS : params.interval;
-    this.#poller = new PagePoller({
-      pool,
-      clock,
-      intervalMs: Math.max(MIN_SCRAPE_INTERVAL_MS, ms),
-      urlOf: (e) => this.urlOf(e),
-      http: { maxBytes: MAX_PAGE_BYTES, ...(params.scheme === 'https' ? { tls: tlsOf(name, params) } : {}) },
-      fetch,
-      onPage: (endpoint, families) => {
-        for (const e of this.#extractors) e.extract(endpoint, families);
-      },
-    });
-  }
-
-  urlOf(endpoint: Endpoint): string {
-    return `${this.params.scheme}://${joinHostPort(endpoint.metricsHost ?? endpoint.ip, endpoint.metricsPort)}${this.params.path}`;
-  }
-
-  attachExtractors(extractors: readonly Plugin[]): void {
-    for (const e of extractors) if (isMulticlusterMetricsExtractor(e) && !this.#extractors.includes(e)) this.#extractors.push(e);
-    if (this.#extractors.length > 0) this.#poller.start();
-  }
-
-  failures(endpointId: string): number {
-    return this.#poller.failures(endpointId);
-  }
-
-  pollOnce(): Promise<void> {
-    return this.#poller.pollOnce();
-  }
-
-  close(): void {
-    this.#poller.close();
-  }
+function newClusterMetricsSource(name: string, params: Params, pool: EndpointPool, clock: Clock, fetch?: MetricsFetcher): MulticlusterMetricsDataSource {
+  return new PolledPageSourceImpl({
+    type: MULTICLUSTER_METRICS_DATA_SOURCE,
+    name,
+    pool,
+    clock,
+    interval: params.interval,
+    urlOf: (e) => `${params.scheme}://${joinHostPort(e.metricsHost ?? e.ip, e.metricsPort)}${params.path}`,
+    http: { maxBytes: MAX_PAGE_BYTES, ...(params.scheme === 'https' ? { tls: tlsOf(name, params) } : {}) },
+    fetch,
+    feeds: isMulticlusterMetricsExtractor,
+  });
 }
 
 /**
@@ -133,7 +103,7 @@ export function createMulticlusterMetricsDataSource(
   params: z.input<typeof multiclusterMetricsDataSourceParameters>,
   deps: { pool: EndpointPool; clock: Clock; fetch?: MetricsFetcher },
 ): MulticlusterMetricsDataSource {
-  return new ClusterMetricsPoller(name, multiclusterMetricsDataSourceParameters.parse(params), deps.pool, deps.clock, deps.fetch);
+  return newClusterMetricsSource(name, multiclusterMetricsDataSourceParameters.parse(params), deps.pool, deps.clock, deps.fetch);
 }
 
 /**
@@ -148,5 +118,5 @@ export const multiclusterMetricsDataSourcePlugin = definePlugin({
   type: MULTICLUSTER_METRICS_DATA_SOURCE,
   description: 'Data-layer source: polls each cluster endpoint\'s remote EPP metrics for multicluster-metrics-extractor.',
   parameters: multiclusterMetricsDataSourceParameters,
-  create: (p, ctx): MulticlusterMetricsDataSource => new ClusterMetricsPoller(ctx.name, p, ctx.pool, ctx.clock),
+  create: (p, ctx): MulticlusterMetricsDataSource => newClusterMetricsSource(ctx.name, p, ctx.pool, ctx.clock),
 });

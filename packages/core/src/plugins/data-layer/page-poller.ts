@@ -3,6 +3,7 @@ import type { EndpointPool } from '../../endpoints/pool.js';
 import type { Endpoint } from '../../endpoints/types.js';
 import { createHttpMetricsFetcher, type HttpMetricsFetcherOptions, type MetricsFetcher } from '../../model-metrics/http-fetcher.js';
 import { parsePrometheusText } from '../../model-metrics/prometheus-text.js';
+import { MIN_SCRAPE_INTERVAL_MS } from '../../model-metrics/scraper.js';
 import type { MetricFamily } from '../../model-metrics/types.js';
 import type { Plugin } from '../../scheduling/plugins.js';
 
@@ -119,5 +120,73 @@ export class PagePoller {
       clock.clearTimeout(timer);
       this.#inFlight.delete(endpoint.id);
     }
+  }
+}
+
+/** An extractor a {@link PolledPageSource} feeds: it reads one endpoint's parsed page. */
+interface PageExtractor extends Plugin {
+  extract(endpoint: Endpoint, families: readonly MetricFamily[]): void;
+}
+
+/**
+ * What differs between the sources built on {@link PagePoller}: their type, page URL, HTTP
+ * options and which extractors they feed.
+ * @internal
+ */
+export interface PolledPageSourceOptions extends Omit<PagePollerOptions, 'intervalMs' | 'onPage'> {
+  readonly type: string;
+  readonly name: string;
+  /** The source's `interval` parameter in ms; unset or `''` polls at the minimum scrape interval. */
+  readonly interval: number | '' | undefined;
+  /** True for the extractors this source feeds (others in `dataLayer.sources` are ignored). */
+  readonly feeds: (p: Plugin) => p is PageExtractor;
+}
+
+/**
+ * A {@link PolledPageSource}: polling starts when the first extractor it feeds is attached.
+ * @internal
+ */
+export class PolledPageSourceImpl implements PolledPageSource {
+  readonly type: string;
+  readonly name: string;
+  readonly #extractors: PageExtractor[] = [];
+  readonly #feeds: (p: Plugin) => p is PageExtractor;
+  readonly #urlOf: (endpoint: Endpoint) => string;
+  readonly #poller: PagePoller;
+
+  constructor(o: PolledPageSourceOptions) {
+    this.type = o.type;
+    this.name = o.name;
+    this.#feeds = o.feeds;
+    this.#urlOf = o.urlOf;
+    const ms = o.interval === undefined || o.interval === '' ? MIN_SCRAPE_INTERVAL_MS : o.interval;
+    this.#poller = new PagePoller({
+      ...o,
+      intervalMs: Math.max(MIN_SCRAPE_INTERVAL_MS, ms),
+      onPage: (endpoint, families) => {
+        for (const e of this.#extractors) e.extract(endpoint, families);
+      },
+    });
+  }
+
+  urlOf(endpoint: Endpoint): string {
+    return this.#urlOf(endpoint);
+  }
+
+  attachExtractors(extractors: readonly Plugin[]): void {
+    for (const e of extractors) if (this.#feeds(e) && !this.#extractors.includes(e)) this.#extractors.push(e);
+    if (this.#extractors.length > 0) this.#poller.start();
+  }
+
+  failures(endpointId: string): number {
+    return this.#poller.failures(endpointId);
+  }
+
+  pollOnce(): Promise<void> {
+    return this.#poller.pollOnce();
+  }
+
+  close(): void {
+    this.#poller.close();
   }
 }
