@@ -41,6 +41,9 @@ const chat = (stream: boolean, withImage = false): string =>
     messages: [{ role: 'user', content: withImage ? [{ type: 'text', text: 'what is this' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] : 'hello from the metrics parity test, long enough to fill a prefix block or two of the approximate index' }],
   });
 
+/** An SLO every real TTFT and TPOT exceeds, for predicted-latency-producer's violation families. */
+const SLO = { 'x-llm-d-slo-ttft-ms': '0.000001', 'x-llm-d-slo-tpot-ms': '0.000001' };
+
 /** A request the model server fails (500), for `request_error_total{error_code="ModelServerError"}`. */
 const FAILING = JSON.stringify({ model: 'm', max_tokens: 8, messages: [{ role: 'user', content: 'please fail' }] });
 
@@ -93,7 +96,7 @@ async function until(s: EmulatedStream, done: (kinds: string[]) => boolean): Pro
 /** One request through the EPP as Envoy drives it, with the model server's reply played back. */
 async function exchange(envoy: EnvoyEmulator, body: string, reply: { status?: string; contentType: string; chunks: readonly string[] }): Promise<void> {
   const s = envoy.open();
-  s.send(reqHeaders({ ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json', 'x-request-id': `r-${Math.random()}` }));
+  s.send(reqHeaders({ ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json', 'x-request-id': `r-${Math.random()}`, ...SLO }));
   s.send(reqBody(body, true));
   await until(s, (k) => k.includes('immediate_response') || k.filter((x) => x === 'request_body').length > 0);
   if (!s.replies.map(kindOf).includes('immediate_response')) {
@@ -145,7 +148,7 @@ async function gatewayExposition(): Promise<MetricFamily[]> {
   try {
     await untilPolled(`${r.url}/metrics`);
     for (const body of [chat(false), chat(true), chat(false, true), chat(false, true), FAILING]) {
-      const res = await fetch(`${r.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(`${r.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', ...SLO }, body });
       await res.arrayBuffer();
     }
     return await scrape(`${r.url}/metrics`);

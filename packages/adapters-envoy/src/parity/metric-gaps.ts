@@ -17,13 +17,6 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
 const TWINS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
     [
-      'inference_objective_inference_request_metric', 'inference_objective_request_ttft_seconds', 'inference_objective_request_predicted_ttft_seconds',
-      'inference_objective_request_ttft_prediction_duration_seconds', 'inference_objective_request_tpot_seconds', 'inference_objective_request_predicted_tpot_seconds',
-      'inference_objective_request_tpot_prediction_duration_seconds', 'inference_objective_request_slo_violation_total',
-    ].map((n) => [n, 'deprecated twin of a predicted-latency-producer family, which is not recorded yet (35 general-latency buckets, unlike llm_d_epp_request_ttft_seconds, so it cannot be derived from it)']),
-  ),
-  ...Object.fromEntries(
-    [
       'kvcache_index_admissions_total', 'kvcache_index_evictions_total', 'kvcache_index_lookup_requests_total', 'kvcache_index_max_pod_hit_count_total',
       'kvcache_index_lookup_hits_total', 'kvcache_index_lookup_latency_seconds', 'kvcache_kvevents_dedup_removed_hashes_suppressed_total',
       'kvcache_kvevents_dedup_removed_hashes_forwarded_total',
@@ -32,7 +25,6 @@ const TWINS: Readonly<Record<string, string>> = {
 };
 
 const FLOW = 'flow control does not record it yet';
-const PREDICTED = "Switchyard's predicted-latency-producer is an in-process estimator without llm-d's predictor sidecar; its prediction metrics are not recorded yet";
 const KV = "the precise prefix index counts KV events in switchyard_kv_event_* families; llm-d's kvcache index and ZMQ subscriber families are not mapped yet";
 
 /** Families that are missing, or exposed but not matching llm-d yet, with what stands in the way. */
@@ -44,12 +36,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_program_aware_jains_fairness_index: 'program-aware-fairness records no metrics yet',
   llm_d_epp_program_aware_avg_wait_time_milliseconds: 'program-aware-fairness records no metrics yet',
   llm_d_epp_program_aware_attained_service_tokens: 'program-aware-fairness records no metrics yet',
-  llm_d_epp_inference_request_metric: PREDICTED,
-  llm_d_epp_request_predicted_ttft_seconds: PREDICTED,
-  llm_d_epp_request_ttft_prediction_duration_seconds: PREDICTED,
-  llm_d_epp_request_predicted_tpot_seconds: PREDICTED,
-  llm_d_epp_request_tpot_prediction_duration_seconds: PREDICTED,
-  llm_d_epp_request_slo_violation_total: PREDICTED,
   ...Object.fromEntries(
     [
       'index_admissions_total', 'index_evictions_total', 'index_lookup_requests_total', 'index_max_pod_hit_count_total', 'index_lookup_hits_total',

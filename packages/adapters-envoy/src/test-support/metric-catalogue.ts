@@ -208,8 +208,9 @@ export function parseMetricCatalogue(markdown: string): CatalogueMetric[] {
       const typeCell = column(t, row, 'type') ?? '';
       const type = typeOf(typeCell);
       const labels = labelsOf(column(t, row, 'labels') ?? '', previousLabels);
-      previousLabels = labels;
       const current = metricCell.startsWith('—') ? undefined : names(metricCell)[0];
+      // `same` names the previous current family's labels; a twin-only row (§4.9) has none.
+      if (current !== undefined) previousLabels = labels;
       const b = type === 'histogram' ? buckets.resolve(column(t, row, 'buckets') ?? '', typeCell) : undefined;
       if (type === 'histogram' && b === undefined) throw new Error(`histogram ${metricCell} has no buckets`);
       if (current !== undefined) {
