@@ -92,7 +92,7 @@ export type {
   AttributeKey, PrefixMatchInfo, RequestMetadata, InFlightLoadView, LatencyPrediction, SchedulingRequest,
   SchedulingRequestInit, CycleContext, Plugin, Filter, ScoreMap, Scorer, ScoredEndpoint, Picker,
   Admitter, Screener, DataProducer, ProfileResult, SchedulingResult, RequestOutcome, Usage,
-  ResponseStartInfo, DataPlaneServedReport, RequestLifecycle, SchedulingProfile, WeightedScorer, ProfileHandler,
+  ResponseStartInfo, DataPlaneServedReport, ResponseBodyInfo, ResponseMetadata, RequestLifecycle, SchedulingProfile, WeightedScorer, ProfileHandler,
   StageDecider, DecisionTrace, ProfileTrace, ScorerTrace, ExtensionPoint, PluginObserver,
   SchedulerConfig, SchedulerOptions,
 } from './scheduling/index.js';
@@ -178,6 +178,8 @@ export {
   clusterEndpointSpecOf, MULTICLUSTER_FILE_DISCOVERY, METRICS_PORT_LABEL, multiclusterQueueScorerPlugin,
   multiclusterKvCacheUtilizationScorerPlugin, MULTICLUSTER_ATTRIBUTES, multiclusterSessionAffinityFilterPlugin,
   destinationEndpointServedVerifierPlugin, servedEndpointVerdict, DESTINATION_ENDPOINT_SERVED_VERIFIER,
+  requestAttributeReporterPlugin, requestAttributeReporterParameters, compileUsageExpression, usageCelValue,
+  REQUEST_ATTRIBUTE_REPORTER,
   METRICS_ADDRESS_LABEL, multiclusterMetricsDataSourcePlugin, multiclusterMetricsDataSourceParameters,
   createMulticlusterMetricsDataSource, isMulticlusterMetricsDataSource, MULTICLUSTER_METRICS_DATA_SOURCE,
   multiclusterMetricsExtractorPlugin, multiclusterMetricsExtractorParameters, isMulticlusterMetricsExtractor,
@@ -199,6 +201,7 @@ export type {
   ScalarAttribute, ModelsDataSource, ModelData, ModelsView, ModelsDataExtractor, RequestLine,
   LocalResponse, Responder, RequestHeaderProcessor, MockMetricsSource, UtilizationMetric,
   TopologyLevel, MulticlusterMetricsDataSource, MulticlusterMetricsExtractor, RevisionDistribution,
+  UsageExpression,
 } from './plugins/index.js';
 
 // Configuration

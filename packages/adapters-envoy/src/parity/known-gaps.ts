@@ -3,7 +3,6 @@
  * exact: registering one of them fails the test until it is removed here.
  */
 export const KNOWN_MISSING_TYPES: readonly string[] = [
-  'request-attribute-reporter',
   'vllmgrpc-parser',
 ];
 

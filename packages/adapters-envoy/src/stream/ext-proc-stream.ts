@@ -294,6 +294,7 @@ export class ExtProcStream {
       chunkBytes: this.#o.chunkBytes,
       send: (m) => { this.#send(m); },
       onUsage: (usage) => d?.onUsage(usage),
+      onBodyEnd: d?.onResponseBody === undefined ? undefined : (usage) => d.onResponseBody?.(usage),
       onChunk: d?.onResponseChunk === undefined ? undefined : (bytes) => d.onResponseChunk?.(bytes),
       onProcessing: d?.onResponseProcessing === undefined ? undefined : (ms) => d.onResponseProcessing?.(ms),
       clock: this.#clock,

@@ -1,6 +1,7 @@
-import { createResponseBodyReader, systemClock, type Clock, type ResponseBodyReader, type Usage } from '@switchyard/core';
+import { createResponseBodyReader, systemClock, type Clock, type ResponseBodyReader, type ResponseMetadata, type Usage } from '@switchyard/core';
 import { setHeader } from '../wire/headers.js';
 import type { ProcessingResponse } from '../wire/messages.js';
+import { numberMetadataStruct } from '../wire/struct.js';
 import { bodyChunkResponses, headersResponse, trailersResponse } from '../wire/responses.js';
 
 /**
@@ -31,6 +32,11 @@ export interface ResponsePhaseOptions {
   readonly send: (message: ProcessingResponse) => void;
   /** Usage became known (reported once, at the end). */
   readonly onUsage: (usage: Usage) => void;
+  /**
+   * The body ended, its last reply not sent yet: returns dynamic metadata to send with that reply
+   * (llm-d's ResponseBody plugins, e.g. request-attribute-reporter), or undefined.
+   */
+  readonly onBodyEnd?: ((usage: Usage | undefined) => ResponseMetadata | undefined) | undefined;
   /** One response body chunk of `bytes` bytes arrived from the model server (TTFT, ITL, size). */
   readonly onChunk?: ((bytes: number) => void) | undefined;
   /**
@@ -124,8 +130,14 @@ export class ResponsePhase {
       return undefined;
     }
     const tail = this.#reader.end();
-    this.#sendBody(out === undefined ? (tail ?? EMPTY) : tail === undefined ? out : Buffer.concat([out, tail]), true);
+    this.#sendBody(out === undefined ? (tail ?? EMPTY) : tail === undefined ? out : Buffer.concat([out, tail]), true, this.#bodyEndMetadata());
     return this.#end();
+  }
+
+  /** Asks the decision for metadata to attach to the last reply (reader ended, so usage is final). */
+  #bodyEndMetadata(): ProcessingResponse['dynamic_metadata'] {
+    const metadata = this.#o.onBodyEnd?.(this.#reader.usage);
+    return metadata === undefined ? undefined : numberMetadataStruct(metadata);
   }
 
   /** Handles response trailers: flushes held bytes (without eos), then answers the trailers. */
@@ -136,12 +148,19 @@ export class ResponsePhase {
     }
     const tail = this.#reader.end();
     if (tail !== undefined) this.#sendBody(tail, false);
-    this.#o.send(trailersResponse('response'));
+    // With trailers the trailers reply is the last one, so the metadata rides on it.
+    const metadata = this.#bodyEndMetadata();
+    this.#o.send(metadata === undefined ? trailersResponse('response') : { ...trailersResponse('response'), dynamic_metadata: metadata });
     return this.#end();
   }
 
-  #sendBody(bytes: Uint8Array, endOfStream: boolean): void {
-    for (const reply of bodyChunkResponses('response', bytes, endOfStream, this.#o.chunkBytes)) this.#o.send(reply);
+  #sendBody(bytes: Uint8Array, endOfStream: boolean, lastMetadata?: ProcessingResponse['dynamic_metadata']): void {
+    const replies = bodyChunkResponses('response', bytes, endOfStream, this.#o.chunkBytes);
+    const last = replies.length - 1;
+    for (let i = 0; i < replies.length; i++) {
+      const reply = replies[i] as ProcessingResponse;
+      this.#o.send(i === last && lastMetadata !== undefined ? { ...reply, dynamic_metadata: lastMetadata } : reply);
+    }
   }
 
   #end(): ResponseEnd {

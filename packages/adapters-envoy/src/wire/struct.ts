@@ -70,3 +70,18 @@ export function namespaceStruct(namespace: string, fields: Readonly<Record<strin
   for (const [key, value] of Object.entries(fields)) inner[key] = { stringValue: value };
   return { fields: { [namespace]: { structValue: { fields: inner } } } };
 }
+
+/**
+ * Builds `dynamic_metadata` of namespaces of number fields, e.g.
+ * `{"envoy.lb": {"x-gateway-inference-request-cost": 42}}` (request-attribute-reporter's values).
+ * @internal
+ */
+export function numberMetadataStruct(metadata: Readonly<Record<string, Readonly<Record<string, number>>>>): WireStruct {
+  const fields: Record<string, WireValue> = {};
+  for (const [namespace, values] of Object.entries(metadata)) {
+    const inner: Record<string, WireValue> = {};
+    for (const [key, value] of Object.entries(values)) inner[key] = { numberValue: value };
+    fields[namespace] = { structValue: { fields: inner } };
+  }
+  return { fields };
+}

@@ -2,7 +2,7 @@ import { systemClock, type Clock } from '../clock/clock.js';
 import type { Endpoint } from '../endpoints/types.js';
 import type { Decision, PickOptions, RequestScheduler } from '../picker/types.js';
 import type { InferenceRequest } from '../request/types.js';
-import type { RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
+import type { RequestOutcome, ResponseMetadata, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
 import type { DecisionTracer, RequestSpans } from '../tracing/decision-spans.js';
@@ -121,12 +121,15 @@ class RecordedDecision implements Decision {
   readonly onResponseChunk?: (bytes: number) => void;
   /** Present exactly when the wrapped decision has it (as `onResponseChunk`). */
   readonly onResponseProcessing?: (ms: number) => void;
+  /** Present exactly when the wrapped decision has it (as `onResponseChunk`). */
+  readonly onResponseBody?: (usage: Usage | undefined) => ResponseMetadata | undefined;
   #done = false;
 
   constructor(inner: Decision, record: DecisionRecord, clock: Clock, onEnd: DecisionListener | undefined, spans: RequestSpans | undefined, responseHeaders: Readonly<Record<string, string>>) {
     this.#responseHeaders = responseHeaders;
     if (inner.onResponseChunk !== undefined) this.onResponseChunk = (bytes) => inner.onResponseChunk?.(bytes);
     if (inner.onResponseProcessing !== undefined) this.onResponseProcessing = (ms) => inner.onResponseProcessing?.(ms);
+    if (inner.onResponseBody !== undefined) this.onResponseBody = (usage) => inner.onResponseBody?.(usage);
     this.#spans = spans;
     this.#inner = inner;
     this.#record = record;

@@ -3,7 +3,7 @@ import type { Endpoint } from '../endpoints/types.js';
 import type { AdmissionGrant } from '../admission/types.js';
 import type { SchedulerMetrics } from '../observability/metrics.js';
 import type { RequestSeries } from '../observability/request-series.js';
-import type { Plugin, RequestLifecycle, RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
+import type { Plugin, RequestLifecycle, RequestOutcome, ResponseMetadata, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
 import type { Clock } from '../clock/clock.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
@@ -161,6 +161,22 @@ export class PickDecision implements Decision {
         this.#shared.onHookError?.(p, 'onUsage', error);
       }
     }
+  }
+
+  onResponseBody(usage: Usage | undefined): ResponseMetadata | undefined {
+    if (this.#done) return undefined;
+    let metadata: ResponseMetadata | undefined;
+    for (const p of this.#shared.lifecycle) {
+      if (p.onResponseBody === undefined) continue;
+      // Built only when a plugin has the hook: most configs have none.
+      metadata ??= {};
+      try {
+        p.onResponseBody(this.request, { endpoint: this.#serving, usage, dynamicMetadata: metadata });
+      } catch (error) {
+        this.#shared.onHookError?.(p, 'onResponseBody', error);
+      }
+    }
+    return metadata === undefined || Object.keys(metadata).length === 0 ? undefined : metadata;
   }
 
   onResponseChunk(bytes: number): void {

@@ -2,7 +2,7 @@ import type { Endpoint } from '../endpoints/types.js';
 import type { InferenceRequest } from '../request/types.js';
 import type { RequestMetadata } from '../scheduling/attributes.js';
 import type { SchedulingRequest } from '../scheduling/request.js';
-import type { RequestOutcome, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
+import type { RequestOutcome, ResponseMetadata, ResponseStartInfo, SchedulingResult, Usage } from '../scheduling/plugins.js';
 import type { DecisionTrace } from '../scheduling/trace.js';
 
 /**
@@ -123,6 +123,13 @@ export interface Decision {
    * completion when above 0. Optional for schedulers other than `EndpointPicker`.
    */
   onResponseProcessing?(ms: number): void;
+  /**
+   * Report that the response body ended, before its last bytes go to the data plane, with the
+   * usage read from it (undefined when none): runs the plugins' `onResponseBody` hooks and returns
+   * the dynamic metadata they added (undefined when none), for an adapter with a data plane to
+   * send along with the last body reply. Optional for schedulers other than `EndpointPicker`.
+   */
+  onResponseBody?(usage: Usage | undefined): ResponseMetadata | undefined;
   /** End the request's lifecycle (exactly once). */
   complete(outcome: RequestOutcome): void;
 }

@@ -63,6 +63,7 @@ import { multiclusterFileDiscoveryPlugin } from './discovery/multicluster-file-d
 import { multiclusterKvCacheUtilizationScorerPlugin, multiclusterQueueScorerPlugin } from './scorers/multicluster-scorers.js';
 import { multiclusterSessionAffinityFilterPlugin } from './filters/multicluster-session-affinity-filter.js';
 import { destinationEndpointServedVerifierPlugin } from './response-hooks/destination-endpoint-served-verifier.js';
+import { requestAttributeReporterPlugin } from './response-hooks/request-attribute-reporter.js';
 import { multiclusterMetricsDataSourcePlugin } from './data-layer/multicluster-metrics-data-source.js';
 import { multiclusterMetricsExtractorPlugin } from './data-layer/multicluster-metrics-extractor.js';
 import { disaggregatedsetRolloutScreenerPlugin } from './screeners/disaggregatedset-rollout-screener.js';
@@ -147,6 +148,7 @@ export const builtinPlugins: readonly PluginDefinition[] = [
   multiclusterKvCacheUtilizationScorerPlugin,
   multiclusterSessionAffinityFilterPlugin,
   destinationEndpointServedVerifierPlugin,
+  requestAttributeReporterPlugin,
   multiclusterMetricsDataSourcePlugin,
   multiclusterMetricsExtractorPlugin,
   disaggregatedsetRolloutScreenerPlugin,

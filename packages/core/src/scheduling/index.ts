@@ -20,6 +20,8 @@ export type {
   Usage,
   ResponseStartInfo,
   DataPlaneServedReport,
+  ResponseBodyInfo,
+  ResponseMetadata,
   RequestLifecycle,
   SchedulingProfile,
   WeightedScorer,

@@ -232,6 +232,32 @@ export interface DataPlaneServedReport {
 }
 
 /**
+ * Dynamic metadata a response hook hands to the data plane: namespace (e.g. `envoy.lb`) → key →
+ * number. The ext_proc adapter sends it with the last response-body reply, where Envoy's filters
+ * (a rate limiter charging a token cost, say) can read it.
+ * @public
+ * @category Scheduling framework (Filter → Score → Pick)
+ */
+export type ResponseMetadata = Record<string, Record<string, number>>;
+
+/**
+ * What a response-body hook sees when the response body has ended.
+ * @public
+ * @category Scheduling framework (Filter → Score → Pick)
+ */
+export interface ResponseBodyInfo {
+  /** Endpoint that served the request. */
+  readonly endpoint: Endpoint;
+  /** Usage read from the body; undefined when the model server reported none. */
+  readonly usage: Usage | undefined;
+  /**
+   * Dynamic metadata for the data plane, not sent yet: hooks add entries. Absent when the
+   * adapter has no data plane to send it to (switchyard-gateway forwards the request itself).
+   */
+  readonly dynamicMetadata?: ResponseMetadata | undefined;
+}
+
+/**
  * Optional lifecycle hooks; any plugin may implement any of them.
  * @public
  * @category Scheduling framework (Filter → Score → Pick)
@@ -243,6 +269,11 @@ export interface RequestLifecycle {
   onResponseStart?(request: SchedulingRequest, info: ResponseStartInfo): void;
   /** Usage reported (end of a JSON body or the usage chunk of a stream). */
   onUsage?(request: SchedulingRequest, usage: Usage, endpoint: Endpoint): void;
+  /**
+   * The response body ended and its last bytes are not sent yet (llm-d's ResponseBody plugins):
+   * hooks may add dynamic metadata that rides on the last body reply.
+   */
+  onResponseBody?(request: SchedulingRequest, info: ResponseBodyInfo): void;
   /** The request ended (exactly once per request). */
   onComplete?(request: SchedulingRequest, outcome: RequestOutcome, endpoint: Endpoint | undefined): void;
 }

@@ -40,7 +40,7 @@ const MAX_HANDLER_ROUNDS = 64;
 
 function hasLifecycle(p: Plugin): p is Plugin & RequestLifecycle {
   const l = p as Partial<RequestLifecycle>;
-  return typeof l.preRequest === 'function' || typeof l.onResponseStart === 'function' || typeof l.onUsage === 'function' || typeof l.onComplete === 'function';
+  return typeof l.preRequest === 'function' || typeof l.onResponseStart === 'function' || typeof l.onUsage === 'function' || typeof l.onResponseBody === 'function' || typeof l.onComplete === 'function';
 }
 
 /**
