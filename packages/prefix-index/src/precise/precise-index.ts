@@ -100,7 +100,12 @@ export class PreciseKvIndex implements PrefixIndex {
       return;
     }
     const model = this.#options.modelName ?? source.model ?? '';
-    let [stored, storedBlocks, removed, removedBlocks, cleared] = [0, 0, 0, 0, 0];
+    // Plain locals, not a destructured array: this runs once per batch, and an array per call is garbage.
+    let stored = 0;
+    let storedBlocks = 0;
+    let removed = 0;
+    let removedBlocks = 0;
+    let cleared = 0;
     for (const event of batch.events) {
       if (event.type === 'BlockStored') {
         stored++;
@@ -246,6 +251,10 @@ export class PreciseKvIndex implements PrefixIndex {
     const table = holders.table;
     for (let q = 0; q < nKeys; q++) heads[q] = table.get(keys[q] as number);
     let k = 0;
+    // Whether this event has created a record yet: only then can a block not found before the
+    // event have been created since (by an earlier block of the event with the same hash), so
+    // only then is a second lookup needed.
+    let created = false;
     for (let j = 0; j < n; j++) {
       const end = P + (j + 1) * E;
       const first = k;
@@ -261,8 +270,11 @@ export class PreciseKvIndex implements PrefixIndex {
       if (r < 0) {
         // Not there before the event; an earlier block of this event may have had the same hash.
         const handle = engineHashHandle(event.blockHashes[j] as bigint | number);
-        r = handles.find(handle);
-        if (r < 0) r = handles.create(handle, keys, first, k - first, chainKey, rest);
+        if (created) r = handles.find(handle);
+        if (r < 0) {
+          r = handles.create(handle, keys, first, k - first, chainKey, rest);
+          created = true;
+        }
       }
       if (handles.addRef(r, tier, 1) === 1) {
         const owned = handles.keyCount(r);

@@ -22,6 +22,10 @@ export interface KvBlockOwner {
   copyTokens(start: number, n: number, out: number[]): void;
 }
 
+/** First and largest number of blocks {@link BlockManager.matchPrefix} looks up at once. */
+const FIRST_MATCH_BATCH = 8;
+const MAX_MATCH_BATCH = 64;
+
 /**
  * Paged KV cache of one engine, as vLLM v1's block pool: a fixed array of blocks with reference
  * counts; full blocks are registered under their chained hash (duplicates too, as vLLM does, so
@@ -46,6 +50,8 @@ export class BlockManager {
   #tail = -1;
   #numFree = 0;
   readonly #cached: CachedBlocks;
+  /** Blocks found by one batch of {@link BlockManager.matchPrefix}'s lookups. */
+  readonly #matchScratch = new Int32Array(MAX_MATCH_BATCH);
   readonly #cpu: CpuTier | undefined;
   #events: SimKvEvent[] | undefined;
   #removed: SimBlockRemovedEvent | undefined;
@@ -139,13 +145,24 @@ export class BlockManager {
    */
   matchPrefix(hashes: readonly number[], maxBlocks: number): { gpu: number; cpu: number; evictable: number } {
     const limit = Math.min(maxBlocks, hashes.length);
+    const found = this.#matchScratch;
     let gpu = 0;
     let evictable = 0;
-    while (gpu < limit) {
-      const block = this.#cached.get(hashes[gpu] ?? 0);
-      if (block < 0) break;
-      if (this.#inFree[block] === 1) evictable++;
-      gpu++;
+    let batch = FIRST_MATCH_BATCH;
+    // The lookups of a batch are independent, so they run in a tight loop before any result is
+    // used: nearly every one misses the CPU cache, and the CPU overlaps those misses instead of
+    // waiting for each in turn. Batches grow from 8 to 64 blocks, so a prompt that stops hitting
+    // early looks few blocks up in vain. Lookups change nothing, so the result is the same.
+    walk: while (gpu < limit) {
+      const start = gpu;
+      const end = Math.min(start + batch, limit);
+      for (let i = start; i < end; i++) found[i - start] = this.#cached.get(hashes[i] ?? 0);
+      for (; gpu < end; gpu++) {
+        const block = found[gpu - start] as number;
+        if (block < 0) break walk;
+        if (this.#inFree[block] === 1) evictable++;
+      }
+      if (batch < MAX_MATCH_BATCH) batch *= 2;
     }
     let cpu = 0;
     if (this.#cpu !== undefined) while (gpu + cpu < limit && this.#cpu.has(hashes[gpu + cpu] ?? 0)) cpu++;
