@@ -33,9 +33,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   llm_d_epp_flow_control_reclaim_target: FLOW,
   llm_d_epp_flow_control_pending_reclaim: FLOW,
   llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,
-  llm_d_epp_program_aware_jains_fairness_index: 'program-aware-fairness records no metrics yet',
-  llm_d_epp_program_aware_avg_wait_time_milliseconds: 'program-aware-fairness records no metrics yet',
-  llm_d_epp_program_aware_attained_service_tokens: 'program-aware-fairness records no metrics yet',
   ...Object.fromEntries(
     [
       'index_admissions_total', 'index_evictions_total', 'index_lookup_requests_total', 'index_max_pod_hit_count_total', 'index_lookup_hits_total',

@@ -25,6 +25,6 @@ export const programAwareFairnessParameters = z
 export const programAwareFairnessPlugin = definePlugin({
   type: PROGRAM_AWARE_FAIRNESS,
   parameters: programAwareFairnessParameters,
-  create: (p, ctx) => createProgramAwareFairness(ctx.clock, { ...p, name: ctx.name }),
+  create: (p, ctx) => createProgramAwareFairness(ctx.clock, { ...p, name: ctx.name, metrics: ctx.metrics }),
   description: 'Least attained service across programs (fairness ids), decayed by a half-life.',
 });

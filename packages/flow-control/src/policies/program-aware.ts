@@ -1,4 +1,6 @@
 import type { Clock, Usage } from '@switchyard/core';
+import type { Registry } from 'prom-client';
+import { registerProgramAwareMetrics } from './program-aware-metrics.js';
 import type { FairnessPolicy, FlowSelector, FlowView } from './types.js';
 
 /**
@@ -25,12 +27,18 @@ export interface ProgramAwareOptions {
   readonly evictionSweepSeconds?: number;
   /** Instance name. */
   readonly name?: string;
+  /** Registry for llm-d's `program_aware_*` gauges (none when absent). */
+  readonly metrics?: Registry | undefined;
 }
 
 interface Program {
   /** Attained service (token cost) decayed to `at`. */
   service: number;
+  /** Last activity (a dispatch or a charge); decay and idle eviction count from here. */
   at: number;
+  /** Queue waits (ms) of the program's dispatched requests, for the mean-wait gauge. */
+  waitSumMs: number;
+  dispatches: number;
 }
 
 /**
@@ -66,8 +74,29 @@ export function createProgramAwareFairness(clock: Clock, options: ProgramAwareOp
   const charge = (id: string, cost: number): void => {
     const now = clock.now();
     sweep(now);
-    programs.set(id, { service: serviceOf(id, now) + cost, at: now });
+    const p = programOf(id, now);
+    p.service += cost;
   };
+  /** The program's entry with its service decayed to `now` (created when new). */
+  const programOf = (id: string, now: number): Program => {
+    let p = programs.get(id);
+    if (p === undefined) {
+      p = { service: 0, at: now, waitSumMs: 0, dispatches: 0 };
+      programs.set(id, p);
+    } else {
+      p.service = decayed(p, now);
+      p.at = now;
+    }
+    return p;
+  };
+  if (options.metrics !== undefined) {
+    registerProgramAwareMetrics(options.metrics, {
+      forEachProgram(fn) {
+        const now = clock.now();
+        for (const [id, p] of programs) fn(id, p.dispatches === 0 ? undefined : p.waitSumMs / p.dispatches, decayed(p, now));
+      },
+    });
+  }
 
   return {
     type: PROGRAM_AWARE_FAIRNESS,
@@ -107,8 +136,14 @@ export function createProgramAwareFairness(clock: Clock, options: ProgramAwareOp
           }
           return best as FlowView;
         },
-        dispatched() {
-          // Service is charged at completion, with the real token counts.
+        dispatched(flow, item) {
+          // Service is charged at completion, with the real token counts; the queue wait is
+          // known now (llm-d records it when the request leaves the queue, in PreRequest).
+          const now = clock.now();
+          sweep(now);
+          const p = programOf(flow.fairnessId, now);
+          p.waitSumMs += Math.max(0, now - item.enqueuedAt);
+          p.dispatches += 1;
         },
         settle(flow, _estimated, _actual, usage?: Usage) {
           if (usage !== undefined) charge(flow.fairnessId, usage.promptTokens + 2 * usage.completionTokens);
