@@ -1,4 +1,4 @@
-import { InMemoryStateHub, type ExchangeRequest } from '@switchyard/core';
+import { EndpointPool, InMemoryStateHub, ManualClock, ReplicaSync, type ExchangeRequest } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { ipcStateTransport, serveStateHub, type IpcChannel } from './ipc-state-transport.js';
 
@@ -105,5 +105,28 @@ describe('shared state over cluster IPC', () => {
     const ch = channelPair();
     serveStateHub(hub, ch.primary);
     await expect(ipcStateTransport(ch.worker).exchange(request('w1', 1, 1), live())).rejects.toThrow(/state hub: store is down/);
+  });
+
+  it('makes in-flight counts fleet-wide across workers when ReplicaSync runs over it', async () => {
+    const hub = new InMemoryStateHub();
+    const clock = new ManualClock();
+    const worker = (id: string): { sync: ReplicaSync; pool: EndpointPool } => {
+      const ch = channelPair();
+      serveStateHub(hub, ch.primary);
+      const pool = new EndpointPool();
+      pool.add({ address: '10.0.0.1:8000' });
+      const sync = new ReplicaSync({ transport: ipcStateTransport(ch.worker), replicaId: id, clock, syncIntervalMs: 100, maxStalenessMs: 500, log: () => undefined });
+      sync.attachPool(pool);
+      return { sync, pool };
+    };
+    const w1 = worker('w1');
+    const w2 = worker('w2');
+    w1.pool.addInFlight('10.0.0.1:8000', 3, 300);
+    w2.pool.addInFlight('10.0.0.1:8000', 2, 200);
+    await w1.sync.syncNow();
+    await w2.sync.syncNow();
+    await w1.sync.syncNow();
+    for (const w of [w1, w2]) expect(w.pool.get('10.0.0.1:8000')?.inFlightRequests).toBe(5);
+    expect(w1.pool.localInFlight('10.0.0.1:8000')).toEqual({ requests: 3, tokens: 300 });
   });
 });
