@@ -30,11 +30,16 @@ const jobs = bodies.map((body, i) => {
   return { request, after: [frame({ response_headers: { headers: headerMap({ ':status': '200', 'content-type': 'application/json' }), end_of_stream: true } })], replies: 1 + Math.ceil(body.length / 62_000), bytes: body.length };
 });
 
-const session = http2.connect(`http://127.0.0.1:${port}`);
-session.on('error', () => undefined);
+// CONNECTIONS HTTP/2 connections (default 1), the streams spread over them round robin: a cluster of
+// EPP workers balances connections, not streams, so one connection would keep all but one worker idle.
+const sessions = Array.from({ length: Math.max(1, Number(process.env.CONNECTIONS ?? 1)) }, () => {
+  const s = http2.connect(`http://127.0.0.1:${port}`);
+  s.on('error', () => undefined);
+  return s;
+});
 
 /** One request; resolves with its latency in ms, or rejects on a broken stream or an immediate response. */
-function exchange(job) {
+function exchange(job, session) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const st = session.request({ ':method': 'POST', ':path': '/envoy.service.ext_proc.v3.ExternalProcessor/Process', 'content-type': 'application/grpc', te: 'trailers' });
@@ -72,10 +77,11 @@ async function run(durationMs) {
   const lat = [];
   let errors = 0, next = 0, bytes = 0;
   const deadline = performance.now() + durationMs;
-  await Promise.all(Array.from({ length: streams }, async () => {
+  await Promise.all(Array.from({ length: streams }, async (_, i) => {
+    const session = sessions[i % sessions.length];
     while (performance.now() < deadline) {
       const job = jobs[next++ % jobs.length];
-      try { lat.push(await exchange(job)); bytes += job.bytes; } catch { errors++; }
+      try { lat.push(await exchange(job, session)); bytes += job.bytes; } catch { errors++; }
     }
   }));
   return { lat, errors, bytes };
@@ -83,6 +89,6 @@ async function run(durationMs) {
 
 process.on('message', async (m) => {
   if (m.cmd === 'run') process.send({ id: m.id, ...(await run(m.durationMs)) });
-  if (m.cmd === 'close') { session.close(); process.exit(0); }
+  if (m.cmd === 'close') { for (const s of sessions) s.close(); process.exit(0); }
 });
 process.send({ ready: true, bodyBytes: jobs[0].bytes });

@@ -1,13 +1,16 @@
 // The EPP at fleet scale, end to end, on this machine:
 //   npm run build && node bench/epp-scale/run.mjs [--pods 100] [--streams 16] [--load-ms 10000] [--json out.json]
 //     [--transports http2,grpc-js]   (each transport measured in turn against the same fleet; ratios printed)
+//     [--workers 1,2]   (EPP worker processes behind one port, node:cluster; each count measured in turn
+//                        against the same fleet, the load spread over as many connections as workers × 2;
+//                        the per-core ratio against the first count printed)
 // Three processes: 100 simulated vLLM pods (the simulator's live fleet, serving a full vLLM-sized
 // /metrics page), one switchyard-epp (llm-d default profile with the approximate prefix index,
 // 50 ms scrapes) and an independent ext_proc load generator (≈400 KB chat bodies, 16 concurrent
 // streams on one HTTP/2 connection). Only the EPP process's CPU is counted (process.cpuUsage), so
 // the figures hold on a machine shared with other work; wall-clock rates and latencies do not.
 import { fork } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +29,8 @@ const JSON_OUT = flag('json', undefined);
 const EXPOSITION = flag('exposition', 'full');
 const SCRAPE_MS = Number(flag('scrape-ms', 50));
 const TRANSPORTS = String(flag('transports', flag('transport', 'http2'))).split(',').filter((t) => t !== '');
+const WORKERS = String(flag('workers', '1')).split(',').filter((w) => w !== '').map(Number);
+for (const w of WORKERS) if (!Number.isInteger(w) || w < 1) throw new Error(`--workers: each count must be a positive integer, got ${w}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const children = [];
@@ -64,10 +69,12 @@ try {
   const { endpoints } = await fleet.ready;
   const page = await (await fetch(`http://${endpoints[0]}/metrics`)).text();
   /** One EPP with `transport` and its own load generator against the shared fleet. */
-  async function measure(transport) {
-    const epp = start('epp.mjs', { ENDPOINTS: endpoints.join(','), SCRAPE_MS: String(SCRAPE_MS), TRANSPORT: transport }, ['--expose-gc', '--enable-source-maps']);
+  async function measure(transport, workers) {
+    const eppEnv = { ENDPOINTS: endpoints.join(','), SCRAPE_MS: String(SCRAPE_MS), TRANSPORT: transport, WORKERS: String(workers) };
+    const epp = start(workers > 1 ? 'epp-cluster.mjs' : 'epp.mjs', eppEnv, ['--expose-gc', '--enable-source-maps']);
     const { port } = await epp.ready;
-    const gen = start('loadgen.mjs', { EPP_PORT: String(port), STREAMS: String(STREAMS), BODY_BYTES: String(BODY_BYTES) });
+    // One connection as before with one worker; with several, two per worker (the cluster balances connections).
+    const gen = start('loadgen.mjs', { EPP_PORT: String(port), STREAMS: String(STREAMS), BODY_BYTES: String(BODY_BYTES), CONNECTIONS: String(workers > 1 ? workers * 2 : 1) });
     const { bodyBytes } = await gen.ready;
     await sleep(2000); // first scrapes, JIT warm-up of the scrape path
 
@@ -110,7 +117,7 @@ try {
     const load1 = loadavg()[0];
 
     const result = {
-      transport, pods: PODS, streams: STREAMS, bodyBytes, metricsPageBytes: page.length, metricsPageLines: page.split('\n').length,
+      transport, workers, pods: PODS, streams: STREAMS, bodyBytes, metricsPageBytes: page.length, metricsPageLines: page.split('\n').length,
       loadAverage: [load0, load1],
       scraping: { cores: scrapeCores, scrapesPerS, heapBeforeMB: i0.heapUsed / 1e6, heapAfterMB: i1.heapUsed / 1e6, heapGrowthKB: (i1.heapUsed - i0.heapUsed) / 1e3, gcMsPerS: (i1.gcMs - i0.gcMsAfter) / idleWall },
       perUnit: { cpuPerScrapeUs, netCpuPerDecisionMs, scrapesWantedPerS, scrapingCoresAtFullRate: (scrapesWantedPerS * cpuPerScrapeUs) / 1e6, modelledDecisionsPerCpuS },
@@ -119,7 +126,7 @@ try {
       heapAfterLoadMB: after.heapUsed / 1e6, rssAfterLoadMB: after.rss / 1e6,
     };
     const L = result.load;
-    console.log(`\nEPP at fleet scale, ${transport} transport: ${PODS} pods (/metrics ${result.metricsPageBytes} B, ${result.metricsPageLines} lines), ${STREAMS} streams, ${bodyBytes} B bodies; load average ${f(load0, 1)} → ${f(load1, 1)}\n`);
+    console.log(`\nEPP at fleet scale, ${transport} transport, ${workers} worker(s): ${PODS} pods (/metrics ${result.metricsPageBytes} B, ${result.metricsPageLines} lines), ${STREAMS} streams, ${bodyBytes} B bodies; load average ${f(load0, 1)} → ${f(load1, 1)}\n`);
     console.log('| figure | value |\n|---|---:|');
     console.log(`| decisions per EPP CPU-second, all-in, as measured | ${f(L.decisionsPerCpuS, 0)} |`);
     console.log(`| EPP CPU per scrape (idle run) | ${f(cpuPerScrapeUs, 1)} µs → ${f(result.perUnit.scrapingCoresAtFullRate, 3)} cores at ${scrapesWantedPerS} scrapes/s |`);
@@ -145,8 +152,20 @@ try {
     return result;
   }
   const results = [];
-  for (const transport of TRANSPORTS) results.push(await measure(transport));
-  if (results.length > 1) {
+  for (const transport of TRANSPORTS) for (const workers of WORKERS) results.push(await measure(transport, workers));
+  if (WORKERS.length > 1) {
+    // Same fleet, same load, one count after the other. Per added core: decisions/s with n workers ÷
+    // (n ÷ first count × decisions/s with the first count); 1.00 is linear. Meaningful only where the
+    // machine has the cores free (the load average says whether it had).
+    for (const transport of TRANSPORTS) {
+      const rs = results.filter((r) => r.transport === transport);
+      const [a] = rs;
+      console.log(`\nWorkers, ${transport}, same run (load average at the start ${f(load0, 1)}; ${cpus().length} CPUs):\n`);
+      console.log('| workers | decisions/s | decisions per EPP CPU-second | EPP cores busy | p50 / p99 ms | failed | scaling vs linear |\n|---:|---:|---:|---:|---:|---:|---:|');
+      for (const r of rs) console.log(`| ${r.workers} | ${f(r.load.decisionsPerS, 0)} | ${f(r.load.decisionsPerCpuS, 0)} | ${f(r.load.eppCores, 2)} | ${f(r.load.p50, 1)} / ${f(r.load.p99, 1)} | ${r.load.errors} | ${f(r.load.decisionsPerS / (a.load.decisionsPerS * r.workers / a.workers), 2)}× |`);
+    }
+  }
+  if (TRANSPORTS.length > 1 && WORKERS.length === 1) {
     // Same fleet, same load, one after the other: the ratios are of this run.
     const [a, ...others] = results;
     console.log(`\nTransports, same run (ratio = ${a.transport} ÷ other for rates, other ÷ ${a.transport} for costs):\n`);
