@@ -24,15 +24,11 @@ const TWINS: Readonly<Record<string, string>> = {
   ),
 };
 
-const FLOW = 'flow control does not record it yet';
 const KV = "the precise prefix index counts KV events in switchyard_kv_event_* families; llm-d's kvcache index and ZMQ subscriber families are not mapped yet";
 
 /** Families that are missing, or exposed but not matching llm-d yet, with what stands in the way. */
 export const NOT_YET: Readonly<Record<string, string>> = {
   ...TWINS,
-  llm_d_epp_flow_control_reclaim_target: FLOW,
-  llm_d_epp_flow_control_pending_reclaim: FLOW,
-  llm_d_epp_flow_control_revocation_confirmation_seconds: FLOW,
   ...Object.fromEntries(
     [
       'index_admissions_total', 'index_evictions_total', 'index_lookup_requests_total', 'index_max_pod_hit_count_total', 'index_lookup_hits_total',
@@ -60,6 +56,7 @@ export const NOT_OBSERVED: Readonly<Record<string, string>> = {
   llm_d_inference_scheduler_pd_decision_total: 'needs pd-profile-handler; labels asserted in core/src/picker/disagg-decision-metrics.test.ts',
   llm_d_epp_flow_control_revocations_issued_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
   llm_d_epp_flow_control_revocations_total: 'needs in-flight eviction of a saturated pool; labels asserted in the flow-control eviction tests',
+  llm_d_epp_flow_control_revocation_confirmation_seconds: 'needs in-flight eviction of a saturated pool and a revoked request ending; asserted in the flow-control eviction tests',
   llm_d_epp_disaggregatedset_strict_header_no_match_total: 'needs endpoints labelled with DisaggregatedSet revisions and a strict header matching none; labels asserted in core/src/plugins/screeners/disaggregatedset-rollout-screener.test.ts',
   llm_d_epp_disaggregatedset_revision_gating_share: 'needs endpoints labelled with DisaggregatedSet revisions and roles; labels asserted in core/src/plugins/screeners/disaggregatedset-rollout-screener.test.ts',
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '@switchyard/core';
 import { settle } from '@switchyard/core/testing';
-import { harness, request, track } from '../test-support/flow-harness.js';
+import { dial, harness, request, track } from '../test-support/flow-harness.js';
 
 const evicting = { enableEviction: true };
 
@@ -38,6 +38,34 @@ describe('in-flight eviction', () => {
     c.grant?.release({ kind: 'cancelled' });
     expect(await counter(fc, 'llm_d_epp_flow_control_revocations_issued_total')).toEqual({ '-20/': 1, '-10/': 1 });
     expect(await counter(fc, 'llm_d_epp_flow_control_revocations_total')).toEqual({ 'confirmed/': 2 });
+  });
+
+  it('records the reclaim target, the revocations awaiting their end, and how long each end took', async () => {
+    const detector = dial(0);
+    const { fc, clock } = harness(2, { detector, config: { ...evicting, switchyard: { evictionReclaimTimeout: '5s', maxEvictionsPerCycle: 2 } }, metrics: {} });
+    const registry = fc.metrics!.registry;
+    const value = async (name: string, sample = name): Promise<number | undefined> => {
+      const m = await registry.getSingleMetric(name)!.get();
+      return (m.values as { metricName?: string; value: number }[]).find((v) => (v.metricName ?? name) === sample)?.value;
+    };
+    expect(await value('llm_d_epp_flow_control_reclaim_target')).toBe(0);
+    expect(await value('llm_d_epp_flow_control_pending_reclaim')).toBe(0);
+    const sheddable = [track(fc, request({ priority: -1 })), track(fc, request({ priority: -1 }))];
+    await settle();
+    // The pool overshoots to 1.25 while a higher band waits: 0.25 above its ceiling of 1.
+    detector.value = 1.25;
+    track(fc, request({ priority: 1 }));
+    await settle();
+    expect(await value('llm_d_epp_flow_control_reclaim_target')).toBeCloseTo(0.25);
+    expect(await value('llm_d_epp_flow_control_pending_reclaim')).toBe(2);
+    clock.advance(30);
+    sheddable[0]!.grant?.release({ kind: 'cancelled' });
+    expect(await value('llm_d_epp_flow_control_pending_reclaim')).toBe(1);
+    expect(await value('llm_d_epp_flow_control_revocation_confirmation_seconds', 'llm_d_epp_flow_control_revocation_confirmation_seconds_sum')).toBeCloseTo(0.03);
+    // A revocation that times out leaves pending without a confirmation time.
+    clock.advance(5000);
+    expect(await value('llm_d_epp_flow_control_pending_reclaim')).toBe(0);
+    expect(await value('llm_d_epp_flow_control_revocation_confirmation_seconds', 'llm_d_epp_flow_control_revocation_confirmation_seconds_count')).toBe(1);
   });
 
   it('counts revocations whose capacity never came back, then revokes more', async () => {

@@ -15,8 +15,10 @@ interface VictimList {
 export interface EvictionHooks {
   /** A revocation was issued. */
   revoked(item: FlowItem): void;
-  /** A revoked request released its slot in time. */
-  reclaimed(item: FlowItem): void;
+  /** A revoked request released its slot in time, `confirmationMs` after its revocation. */
+  reclaimed(item: FlowItem, confirmationMs: number): void;
+  /** The number of revocations awaiting reclaim changed. */
+  pendingChanged(pending: number): void;
   /** A revoked request did not release its slot within the reclaim timeout. */
   timedOut(item: FlowItem): void;
 }
@@ -121,7 +123,8 @@ export class Evictor {
     this.#clock.clearTimeout(e.reclaimTimer);
     e.reclaimTimer = undefined;
     this.#pending--;
-    this.#hooks.reclaimed(item);
+    this.#hooks.pendingChanged(this.#pending);
+    this.#hooks.reclaimed(item, this.#clock.now() - e.revokedAt);
   }
 
   /** The first victim of priority below `below`, in the order policy's order. */
@@ -149,11 +152,14 @@ export class Evictor {
     item.state = ItemState.Revoked;
     this.#pending++;
     const e = item.evict as EvictionState;
+    e.revokedAt = this.#clock.now();
     e.reclaimTimer = this.#clock.setTimeout(() => {
       e.reclaimTimer = undefined;
       this.#pending--;
+      this.#hooks.pendingChanged(this.#pending);
       this.#hooks.timedOut(item);
     }, this.#timeoutMs);
+    this.#hooks.pendingChanged(this.#pending);
     this.#hooks.revoked(item);
     e.controller.abort(new SwitchyardError('EVICTED', 'request evicted by flow control'));
   }
@@ -166,7 +172,11 @@ export function createEvictor(config: FlowControlConfig, clock: Clock, metrics: 
       metrics?.revocationIssued(item.flow.priority);
       events.emit('revoked', item);
     },
-    reclaimed: () => metrics?.revocationFinished('confirmed'),
+    reclaimed: (_item, confirmationMs) => {
+      metrics?.revocationFinished('confirmed');
+      metrics?.revocationConfirmed(confirmationMs / 1000);
+    },
+    pendingChanged: (pending) => metrics?.pendingReclaim(pending),
     timedOut: (item) => {
       metrics?.revocationFinished('timed_out');
       events.emit('revocationTimedOut', item);

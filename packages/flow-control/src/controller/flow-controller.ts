@@ -93,7 +93,10 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
       },
       blocked: (band, saturation, ceiling, changed) => {
         if (changed) this.emit('blocked', band.priority, saturation, ceiling);
-        this.#evictor?.evictFor(band.priority);
+        if (this.#evictor === undefined) return;
+        // The capacity the blocked band asks back, in saturation units (llm-d's reclaim target).
+        this.metrics?.reclaimTarget(saturation - ceiling);
+        this.#evictor.evictFor(band.priority);
       },
       unblocked: () => this.emit('unblocked'),
       cycle: (seconds) => this.metrics?.dispatchCycle(seconds),
@@ -325,7 +328,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     flow.served += item.tokens;
     if (this.#evictor?.eligible(flow.band.priority, now, item.seq) === true) {
       const controller = new AbortController();
-      item.evict = { controller, dispatchedAt: now, prev: undefined, next: undefined, reclaimTimer: undefined };
+      item.evict = { controller, dispatchedAt: now, prev: undefined, next: undefined, reclaimTimer: undefined, revokedAt: 0 };
       item.revoked = controller.signal;
       this.#evictor.add(item);
     }

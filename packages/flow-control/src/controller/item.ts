@@ -38,6 +38,8 @@ export interface EvictionState {
   next: FlowItem | undefined;
   /** Pending reclaim timeout once revoked. */
   reclaimTimer: TimerHandle | undefined;
+  /** When the grant was revoked (clock ms), for the confirmation time. */
+  revokedAt: number;
 }
 
 /** `expiresAt` of an item that never expires (a small integer keeps the field unboxed). */

@@ -1,6 +1,6 @@
 import type { PoolSaturation } from '@switchyard/core';
 import { registerDeprecatedTwin, sameLabels } from '@switchyard/core/internal';
-import { Counter, Gauge, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { SeriesHistogram, type SeriesHistogramChild } from './series-histogram.js';
 import type { ModelOutcomeCache } from './model-outcome-cache.js';
 
@@ -131,6 +131,10 @@ export class FlowControlMetrics {
   readonly #enqueueDuration: SeriesHistogram;
   readonly #revIssued: Counter<'priority' | 'inference_pool'>;
   readonly #revocations: Counter<'outcome' | 'inference_pool'>;
+  /** The pool's series of the reclaim families, resolved once (set on every blocked dispatch pass). */
+  readonly #reclaimTarget: Gauge.Internal<'inference_pool'>;
+  readonly #pendingReclaim: Gauge.Internal<'inference_pool'>;
+  readonly #confirmation: Histogram.Internal<'inference_pool'>;
   /** Model label values admitted so far (at most {@link MAX_MODEL_LABELS}). */
   readonly #models = new Set<string>();
   #source: FlowControlMetricsSource | undefined;
@@ -188,6 +192,28 @@ export class FlowControlMetrics {
       labelNames: ['outcome', 'inference_pool'],
       registers,
     });
+    this.#reclaimTarget = new Gauge<'inference_pool'>({
+      name: `${P}reclaim_target`,
+      help: 'Saturation minus the blocked band\'s ceiling when eviction last acted: the capacity asked back, in saturation units.',
+      labelNames: ['inference_pool'],
+      registers,
+    }).labels(pool);
+    this.#pendingReclaim = new Gauge<'inference_pool'>({
+      name: `${P}pending_reclaim`,
+      help: 'Revocations issued whose request has not ended yet (awaiting confirmation or the reclaim timeout).',
+      labelNames: ['inference_pool'],
+      registers,
+    }).labels(pool);
+    // Present (at 0) before eviction ever acts, as llm-d's gauges are.
+    this.#reclaimTarget.set(0);
+    this.#pendingReclaim.set(0);
+    this.#confirmation = new Histogram<'inference_pool'>({
+      name: `${P}revocation_confirmation_seconds`,
+      help: 'Time from a revocation to its request actually ending (confirmed revocations only).',
+      labelNames: ['inference_pool'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }).labels(pool);
     const modelLabel = (m: string): string => this.modelLabel(m);
     // Computed when scraped: per flow and model pair (llm-d labels each queued item with its models).
     const queueGauge = (name: string, help: string, pick: (size: number, bytes: number) => number): Gauge =>
@@ -334,6 +360,21 @@ export class FlowControlMetrics {
   /** Records a revocation issued against a request of `priority`. */
   revocationIssued(priority: number): void {
     this.#revIssued.inc({ priority: String(priority), inference_pool: this.#pool });
+  }
+
+  /** Records the capacity eviction was asked to reclaim (saturation − the blocked band's ceiling). */
+  reclaimTarget(deficit: number): void {
+    this.#reclaimTarget.set(deficit);
+  }
+
+  /** Records how many revocations await their request's end. */
+  pendingReclaim(pending: number): void {
+    this.#pendingReclaim.set(pending);
+  }
+
+  /** Records the time from a revocation to its request ending. */
+  revocationConfirmed(seconds: number): void {
+    this.#confirmation.observe(seconds);
   }
 
   /** Records how a revocation ended (llm-d labels the outcome by pool only). */
