@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { schedulingRequest } from '../testing/index.js';
 import { EndpointPool, ManualClock, SwitchyardError, createPickerFromConfig, definePlugin, parseRequest, type AdmissionController, type PluginPack, type Scorer } from '@switchyard/core';
 
 const HEAD = { apiVersion: 'llm-d.ai/v1', kind: 'EndpointPickerConfig' };
@@ -89,5 +90,46 @@ describe('createPickerFromConfig', () => {
     expect(() => createPickerFromConfig({ config: withScorer('holder'), pool: pool(), packs: [pack] })).toThrow('flowControl.maxRequests: must be positive');
     expect(closed).toEqual(['holder']);
     expect(() => createPickerFromConfig({ config: { ...HEAD, plugins: [{ type: 'nope' }] }, pool: pool() })).toThrow(/^plugins\[0\]\.type: unknown plugin type "nope"/);
+  });
+});
+
+describe('createPickerFromConfig: legacy admission sheds on the config’s saturation detector', () => {
+  /** Pod a has 28 waiting (5.6 with Q 5), pod b is idle: mean 2.8 uncapped, 0.5 capped at 1. */
+  function loaded(clock: ManualClock): EndpointPool {
+    const p = pool();
+    const m = (waiting: number) => ({ waitingQueueSize: waiting, runningRequestsSize: 0, kvCacheUsagePercent: 0, activeModels: [], waitingModels: [], maxActiveModels: 0, cacheBlockSize: 0, cacheNumBlocks: 0, updatedAt: clock.now() });
+    p.setMetrics('a', m(28));
+    p.setMetrics('b', m(0));
+    return p;
+  }
+  const sheddable = schedulingRequest({ priority: -1 });
+  const withDetector = (parameters: object) => ({
+    ...HEAD,
+    plugins: [{ type: 'queue-scorer' }, { name: 'sat', type: 'utilization-detector', parameters }],
+    schedulingProfiles: [{ name: 'default', plugins: [{ pluginRef: 'queue-scorer' }] }],
+    flowControl: { saturationDetector: { pluginRef: 'sat' } },
+  });
+
+  it('uses llm-d’s uncapped average without a named detector: one backed-up pod sheds the fleet', async () => {
+    const clock = new ManualClock(1_000);
+    const { picker } = createPickerFromConfig({ pool: loaded(clock), clock });
+    expect(() => picker.admission.admitNow?.(sheddable)).toThrow('pool saturation 2.80');
+    await picker.close();
+  });
+
+  it('honours flowControl.saturationDetector with the gate off, so endpointSaturationCap changes admission', async () => {
+    const clock = new ManualClock(1_000);
+    const capped = createPickerFromConfig({ config: withDetector({ endpointSaturationCap: 1 }), pool: loaded(clock), clock });
+    expect(capped.admission).toBeUndefined();
+    expect(capped.picker.admission.admitNow?.(sheddable)).toBeDefined();
+    await capped.picker.close();
+    const strict = createPickerFromConfig({ config: withDetector({ queueDepthThreshold: 50 }), pool: loaded(clock), clock });
+    expect(strict.picker.admission.admitNow?.(sheddable)).toBeDefined();
+    await strict.picker.close();
+  });
+
+  it('rejects a reference to a plugin that is not a saturation detector, naming the field', () => {
+    const config = { ...withDetector({}), flowControl: { saturationDetector: { pluginRef: 'queue-scorer' } } };
+    expect(() => createPickerFromConfig({ config, pool: pool() })).toThrow('flowControl.saturationDetector.pluginRef: plugin "queue-scorer" (type queue-scorer) is not a saturation detector');
   });
 });

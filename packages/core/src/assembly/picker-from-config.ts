@@ -12,6 +12,7 @@ import type { PluginPack } from '../registry/plugin-pack.js';
 import type { PluginRegistry } from '../registry/plugin-registry.js';
 import type { SharedState } from '../state/types.js';
 import { abandonPlugins, configPlugins } from '../scheduling/close-plugins.js';
+import { legacyAdmissionDetector } from './legacy-detector.js';
 
 /**
  * Options of {@link createPickerFromConfig}.
@@ -73,7 +74,8 @@ export interface PickerFromConfig {
  * EPP, the simulator): registers the packs over the built-ins (a pack's type replaces a built-in
  * of the same type; two packs may not share a type), loads the config with llm-d's defaulting
  * (plus the packs' default types), lets the first pack whose admission factory answers create the
- * admission controller, and builds the `EndpointPicker`. When any step throws, whatever was
+ * admission controller (none answering: legacy admission over the detector the config names in
+ * `flowControl.saturationDetector`, as llm-d does with the gate off), and builds the `EndpointPicker`. When any step throws, whatever was
  * already created (plugins holding sockets, the admission controller) is closed and the error is
  * rethrown.
  * @example
@@ -104,6 +106,8 @@ export function createPickerFromConfig(options: PickerFromConfigOptions): Picker
       config,
       clock,
       admission,
+      // Without a pack's controller, legacy admission sheds on the config's detector (llm-d).
+      saturationDetector: admission === undefined ? legacyAdmissionDetector(config) : undefined,
       metrics: options.metrics,
       poolName: options.poolName,
       random: options.random,

@@ -68,6 +68,24 @@ describe('utilization-detector saturation (llm-d case 10: Q=5, K=0.9)', () => {
   });
 });
 
+describe('utilization-detector endpointSaturationCap (Switchyard extension)', () => {
+  const now = 10_000;
+  it('caps each endpoint before averaging, so one backed-up pod counts as one', () => {
+    const eps = endpoints([{ q: 28, kv: 0 }, { q: 0, kv: 0.4 }, { q: 0, kv: 0 }, { q: 0, kv: 0 }], now);
+    expect(createUtilizationDetector().saturation(eps, now)).toBeCloseTo((5.6 + 0.5) / 4, 10);
+    const capped = createUtilizationDetector({ endpointSaturationCap: 1 });
+    expect(capped.saturation(eps, now)).toBeCloseTo((1 + 0.5) / 4, 10);
+    expect(capped.endpointSaturation(eps[0]!, now)).toBeCloseTo(5.6, 10);
+  });
+  it('still reports a fleet of full pods as saturated', () => {
+    const eps = endpoints([{ q: 28, kv: 0 }, { q: 6, kv: 0 }, { q: 0, kv: 0, age: 5000 }], now);
+    expect(createUtilizationDetector({ endpointSaturationCap: 1 }).saturation(eps, now)).toBe(1);
+  });
+  it('rejects a cap that is not positive, naming the field', () => {
+    expect(() => createUtilizationDetector({ endpointSaturationCap: 0 })).toThrow('endpointSaturationCap');
+  });
+});
+
 describe('utilization-detector filter (llm-d case 11: Q=5, K=0.8, headroom 0.2)', () => {
   const clock = new ManualClock(1000);
   const d = createUtilizationDetector({ queueDepthThreshold: 5, kvCacheUtilThreshold: 0.8, headroom: 0.2 }, clock);

@@ -21,6 +21,8 @@ const utilizationShape = z.strictObject({
   metricsStalenessThreshold: positiveDurationMs.default(200),
   /** Burst allowance of the filter above the thresholds, as a fraction (default 0). */
   headroom: z.number().min(0).default(0),
+  /** Switchyard extension: cap on each endpoint's share of the pool average (absent: uncapped, llm-d). */
+  endpointSaturationCap: z.number().gt(0).optional(),
 });
 
 /**
@@ -37,6 +39,13 @@ export interface UtilizationDetectorInput {
   readonly metricsStalenessThreshold?: string | number | undefined;
   /** Burst allowance of the filter above the thresholds, as a fraction (default 0). */
   readonly headroom?: number | undefined;
+  /**
+   * Switchyard extension, not in llm-d: each endpoint's saturation is capped at this value before
+   * the pool average, so one backed-up pod (28 waiting is 5.6 with Q 5) cannot count as several
+   * saturated pods while the others idle. `1` makes the average the share of full endpoints.
+   * Absent: uncapped, llm-d's semantics.
+   */
+  readonly endpointSaturationCap?: number | undefined;
 }
 
 /**
@@ -53,6 +62,8 @@ export interface UtilizationDetectorParams {
   readonly metricsStalenessThreshold: number;
   /** Burst allowance of the filter, as a fraction. */
   readonly headroom: number;
+  /** Cap on each endpoint's saturation in the pool average (Switchyard extension); undefined: none. */
+  readonly endpointSaturationCap?: number | undefined;
 }
 
 /**
@@ -78,7 +89,8 @@ export interface UtilizationDetector extends SaturationDetector, Filter {
 /**
  * Creates a `utilization-detector` (llm-d semantics): per endpoint `max(waiting/Q, kv/K)`, with
  * missing or stale metrics counting as fully saturated (1.0) so unobservable endpoints never look
- * idle; the pool value is the unweighted mean (empty pool → 1). As a filter it keeps fresh
+ * idle; the pool value is the unweighted mean (empty pool → 1), each endpoint capped at
+ * `endpointSaturationCap` when set (a Switchyard extension). As a filter it keeps fresh
  * endpoints under the relaxed limits `Q(1+headroom)` and `K(1+headroom)`, and fails open: when
  * that would remove every endpoint it returns the input unchanged.
  * @param params - llm-d parameters (defaults: Q 5, K 0.8, staleness 200ms, headroom 0)
@@ -95,6 +107,7 @@ export function createUtilizationDetector(params?: UtilizationDetectorInput & { 
   const staleMs = p.metricsStalenessThreshold;
   const qLimit = q * (1 + p.headroom);
   const kLimit = k * (1 + p.headroom);
+  const cap = p.endpointSaturationCap ?? Infinity;
 
   // `extraQueue` spreads pending (not yet scraped) dispatches over the endpoints as waiting requests.
   const score = (e: Endpoint, now: number, extraQueue: number): number => {
@@ -115,7 +128,7 @@ export function createUtilizationDetector(params?: UtilizationDetectorInput & { 
       if (n === 0) return 1;
       const extra = pending === undefined ? 0 : pending.requests / n;
       let sum = 0;
-      for (const e of endpoints) sum += score(e, now, extra);
+      for (const e of endpoints) sum += Math.min(cap, score(e, now, extra));
       return sum / n;
     },
     filter(_ctx: CycleContext, _request: SchedulingRequest, endpoints: readonly Endpoint[]): readonly Endpoint[] {
