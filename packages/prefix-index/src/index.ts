@@ -35,7 +35,7 @@ export type {
 // precise
 export { PreciseKvIndex, DEFAULT_TIER_WEIGHTS } from './precise/index.js';
 export type {
-  KvIngestProblem, KvIngestObserver, KvBatchSource, PreciseKvIndexOptions,
+  KvIngestProblem, KvIngestObserver, KvBatchSource, PreciseKvIndexCounters, PreciseKvIndexOptions,
 } from './precise/index.js';
 
 // metrics

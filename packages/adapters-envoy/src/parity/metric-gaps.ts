@@ -31,7 +31,6 @@ export const NOT_YET: Readonly<Record<string, string>> = {
   ...TWINS,
   ...Object.fromEntries(
     [
-      'index_admissions_total', 'index_evictions_total', 'index_lookup_requests_total', 'index_max_pod_hit_count_total', 'index_lookup_hits_total',
       'index_lookup_latency_seconds', 'events_dedup_removed_hashes_suppressed_total', 'events_dedup_removed_hashes_forwarded_total', 'events_stores_skipped_total',
       'events_removals_skipped_total', 'events_active_subscribers', 'events_subscriber_reconnections_total', 'events_messages_received_total',
       'events_zmq_errors_total', 'events_pool_queue_depth', 'events_pool_capacity',

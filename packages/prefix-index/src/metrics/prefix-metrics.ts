@@ -3,10 +3,12 @@ import { FastCounter, FastGauge, FastHistogram, type FastCounterChild } from '@s
 import { registerDeprecatedTwin } from '@switchyard/core/internal';
 import { consoleLogger, OncePerCauseLogger, type PrefixIndexLogger } from '../api/logger.js';
 import type { KvIngestObserver, KvIngestProblem } from '../precise/types.js';
+import type { PreciseKvIndex } from '../precise/precise-index.js';
+import { registerKvCacheIndexCounters } from './kv-cache-index-metrics.js';
 
 /**
  * Metrics of the prefix-index package, registered in one prom-client registry. Names follow llm-d
- * where an equivalent exists (`llm_d_epp_prefix_indexer_*`); KV-event metrics are our own.
+ * where an equivalent exists (`llm_d_epp_prefix_indexer_*`, `llm_d_epp_kv_cache_index_*`); other KV-event metrics are our own.
  * @public
  * @category Metrics
  */
@@ -37,6 +39,8 @@ export interface PrefixIndexMetrics {
   readonly log: OncePerCauseLogger;
   /** Observer to pass to `PreciseKvIndex` so ingestion feeds these metrics. */
   readonly observer: KvIngestObserver;
+  /** Adds a precise index to the `llm_d_epp_kv_cache_index_*` counters (summed over tracked indexes at scrape time). */
+  trackPreciseIndex(index: PreciseKvIndex): void;
   /** Counts one error and logs its cause the first time. */
   error(cause: string, endpointId: string, detail: string): void;
 }
@@ -126,6 +130,7 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
     subscriptions: getOr(registry, 'switchyard_kv_event_subscriptions', () => new Gauge({ name: 'switchyard_kv_event_subscriptions', help: 'Connected KV-event subscriptions.', registers })),
     log,
     error,
+    trackPreciseIndex: registerKvCacheIndexCounters(registry),
     observer: {
       applied(_endpointId, type, n, nBlocks) {
         child(eventsOf, events, type).inc(n);

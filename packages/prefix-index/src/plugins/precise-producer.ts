@@ -114,6 +114,7 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
         ...(pool === undefined ? {} : { isKnownEndpoint: (id: string) => pool.get(id) !== undefined }),
         ...(options.metrics === undefined ? {} : { observer: options.metrics.observer }),
       });
+    if (options.metrics !== undefined) options.metrics.trackPreciseIndex(this.index);
     this.#onRemoved = (e) => {
       this.index.removeEndpoint(e.id);
     };

@@ -8,7 +8,7 @@ import { HandleStore } from './handle-store.js';
 import { HolderTable } from './holder-table.js';
 import { Speculations } from './speculative-ring.js';
 import { DEFAULT_TIER_WEIGHTS, TierTable } from './tiers.js';
-import type { KvBatchSource, KvIngestProblem, PreciseKvIndexOptions } from './types.js';
+import type { KvBatchSource, KvIngestProblem, PreciseKvIndexCounters, PreciseKvIndexOptions } from './types.js';
 import { isFullAttention, RootKeyCache, saltOf } from './event-rules.js';
 import { LongestPrefixMatcher } from './prefix-matcher.js';
 import { blockKeys } from '../api/records.js';
@@ -52,6 +52,12 @@ export class PreciseKvIndex implements PrefixIndex {
   readonly #roots: RootKeyCache;
   #lookups = 0;
   #overflows = 0;
+  // llm-d's kv_cache_index_* counters: plain numbers, read at scrape time (see kvIndexCounters).
+  #admissions = 0;
+  #evictions = 0;
+  #lookupRequests = 0;
+  #maxPodHits = 0;
+  #bestPodHits = 0;
 
   constructor(options: PreciseKvIndexOptions) {
     this.#options = options;
@@ -122,6 +128,8 @@ export class PreciseKvIndex implements PrefixIndex {
         this.clearEndpoint(endpointId);
       }
     }
+    this.#admissions += storedBlocks;
+    this.#evictions += removedBlocks;
     const obs = this.#options.observer;
     if (obs?.applied !== undefined) {
       if (stored > 0) obs.applied(endpointId, 'BlockStored', stored, storedBlocks);
@@ -152,7 +160,41 @@ export class PreciseKvIndex implements PrefixIndex {
   match(keys: BlockKeys, endpointIds?: readonly string[]): PrefixMatchResult {
     if (this.#spec.active) this.#spec.expire(this.#clock.now());
     this.#lookups += keys.totalBlocks;
-    return this.#matcher.match(this.#holders, this.#tiers.weights, this.#slots, keys, endpointIds);
+    const result = this.#matcher.match(this.#holders, this.#tiers.weights, this.#slots, keys, endpointIds);
+    this.#countLookup(result);
+    return result;
+  }
+
+  /**
+   * llm-d's `kv_cache_index_*` counts since creation: blocks admitted (named by applied
+   * BlockStored events) and evicted (named by applied BlockRemoved events), lookups, and per
+   * lookup the longest per-endpoint prefix run (`maxPodHits`) and the run of the best-scored
+   * endpoint (`lookupHits`), summed.
+   */
+  kvIndexCounters(): PreciseKvIndexCounters {
+    return {
+      admissions: this.#admissions,
+      evictions: this.#evictions,
+      lookupRequests: this.#lookupRequests,
+      maxPodHits: this.#maxPodHits,
+      lookupHits: this.#bestPodHits,
+    };
+  }
+
+  #countLookup(result: PrefixMatchResult): void {
+    this.#lookupRequests++;
+    let longest = 0;
+    let bestWeight = -1;
+    let bestBlocks = 0;
+    for (const m of result.byEndpoint.values()) {
+      if (m.cachedBlocks > longest) longest = m.cachedBlocks;
+      if (m.weightedBlocks > bestWeight) {
+        bestWeight = m.weightedBlocks;
+        bestBlocks = m.cachedBlocks;
+      }
+    }
+    this.#maxPodHits += longest;
+    this.#bestPodHits += bestBlocks;
   }
 
   /** Forgets an endpoint's cache state but keeps tracking it ("cache unknown", AllBlocksCleared). */

@@ -65,3 +65,21 @@ export interface PreciseKvIndexOptions {
   /** Metrics / logging hooks. */
   readonly observer?: KvIngestObserver;
 }
+
+/**
+ * What `PreciseKvIndex.kvIndexCounters()` returns: llm-d's `kv_cache_index_*` counts since creation.
+ * @public
+ * @category Precise
+ */
+export interface PreciseKvIndexCounters {
+  /** Blocks named by applied BlockStored events (llm-d counts every key its index is asked to add). */
+  readonly admissions: number;
+  /** Blocks named by applied BlockRemoved events. */
+  readonly evictions: number;
+  /** Calls of `match`. */
+  readonly lookupRequests: number;
+  /** Per lookup, the longest leading run any endpoint holds, summed. */
+  readonly maxPodHits: number;
+  /** Per lookup, the leading run of the best (tier-weighted) endpoint, summed. */
+  readonly lookupHits: number;
+}
