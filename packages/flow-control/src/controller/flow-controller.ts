@@ -126,7 +126,7 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     }
     const item = this.#item(request, options);
     if (this.#passThrough(item)) {
-      this.#handedOff(item.flow, 'Dispatched', start);
+      this.#passedThrough(item, start);
       return Promise.resolve(item);
     }
 
@@ -162,8 +162,14 @@ export class FlowController extends EventEmitter<FlowControllerEvents> implement
     const start = this.#clock.now();
     const item = this.#item(request, {});
     if (!this.#passThrough(item)) return undefined;
-    this.#handedOff(item.flow, 'Dispatched', start);
+    this.#passedThrough(item, start);
     return item;
+  }
+
+  /** A request granted at once: counted as dispatched, and its band's fairness policy told. */
+  #passedThrough(item: FlowItem, start: number): void {
+    this.#handedOff(item.flow, 'Dispatched', start);
+    item.flow.band.selector.passedThrough?.(item.flow, item);
   }
 
   /** `request_enqueue_duration_seconds`: admission started at `start` and ended in the queue or with `outcome` at once. */

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { Registry } from 'prom-client';
 import { ManualClock } from '@switchyard/core';
 import { createProgramAwareFairness } from '@switchyard/flow-control';
+import { settle } from '@switchyard/core/testing';
 import { jainsIndex } from './program-aware-metrics.js';
+import { harness, request, track } from '../test-support/flow-harness.js';
 
 const flow = (fairnessId: string) => ({ fairnessId, priority: 0, size: 1, bytes: 1, policyState: undefined, head: () => undefined });
 const item = (enqueuedAt: number) => ({ enqueuedAt }) as never;
@@ -42,6 +44,24 @@ describe('program-aware-fairness metrics', () => {
     clock.advance(10_000);
     expect((await samples(registry, 'llm_d_epp_program_aware_attained_service_tokens')).get('b')).toBeCloseTo(25, 9);
     expect((await samples(registry, 'llm_d_epp_program_aware_avg_wait_time_milliseconds')).get('b')).toBe(600);
+  });
+
+  it('counts a request granted at once, without queueing, as a wait of 0 (llm-d records every request in PreRequest)', async () => {
+    const clock = new ManualClock();
+    const registry = new Registry();
+    const las = createProgramAwareFairness(clock, { name: 'las', metrics: registry });
+    const { fc } = harness(1, { clock, config: { defaultPriorityBand: { fairnessPolicyRef: 'las' } }, plugins: new Map([['las', las as never]]) });
+    // The first request passes straight through (nothing waits, a slot is free); the second
+    // queues behind it and is dispatched 400 ms later, when the first releases its slot.
+    const first = track(fc, request({ fairnessId: 'p' }));
+    await settle();
+    const second = track(fc, request({ fairnessId: 'p' }));
+    await settle();
+    clock.advance(400);
+    first.grant?.release({ kind: 'success' });
+    await settle();
+    expect(second.grant).toBeDefined();
+    expect(await samples(registry, 'llm_d_epp_program_aware_avg_wait_time_milliseconds')).toEqual(new Map([['p', 200]]));
   });
 
   it('drops an idle program’s series once it is evicted', async () => {

@@ -89,6 +89,14 @@ export function createProgramAwareFairness(clock: Clock, options: ProgramAwareOp
     }
     return p;
   };
+  /** One request of program `id` left admission now, having been enqueued at `enqueuedAt`. */
+  const recordWait = (id: string, enqueuedAt: number): void => {
+    const now = clock.now();
+    sweep(now);
+    const p = programOf(id, now);
+    p.waitSumMs += Math.max(0, now - enqueuedAt);
+    p.dispatches += 1;
+  };
   if (options.metrics !== undefined) {
     registerProgramAwareMetrics(options.metrics, {
       forEachProgram(fn) {
@@ -139,11 +147,11 @@ export function createProgramAwareFairness(clock: Clock, options: ProgramAwareOp
         dispatched(flow, item) {
           // Service is charged at completion, with the real token counts; the queue wait is
           // known now (llm-d records it when the request leaves the queue, in PreRequest).
-          const now = clock.now();
-          sweep(now);
-          const p = programOf(flow.fairnessId, now);
-          p.waitSumMs += Math.max(0, now - item.enqueuedAt);
-          p.dispatches += 1;
+          recordWait(flow.fairnessId, item.enqueuedAt);
+        },
+        passedThrough(flow, item) {
+          // Granted without queueing: a wait of 0 that llm-d's PreRequest counts too.
+          recordWait(flow.fairnessId, item.enqueuedAt);
         },
         settle(flow, _estimated, _actual, usage?: Usage) {
           if (usage !== undefined) charge(flow.fairnessId, usage.promptTokens + 2 * usage.completionTokens);

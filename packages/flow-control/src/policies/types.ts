@@ -81,6 +81,12 @@ export interface FlowSelector {
   /** `item` was dispatched from `flow` (the one `select` returned). */
   dispatched(flow: FlowView, item: QueuedRequest): void;
   /**
+   * `item` of `flow` was granted at once, without being queued (nothing waited, so `select` was
+   * not asked); its queue wait is 0. For policies that observe every request leaving admission, as
+   * llm-d's PreRequest does. Optional.
+   */
+  passedThrough?(flow: FlowView, item: QueuedRequest): void;
+  /**
    * A dispatched request of `flow` finished and reported its real token usage; token-charged
    * policies correct the estimate they charged (`usage` splits the actual tokens into prompt and
    * completion). Optional.
