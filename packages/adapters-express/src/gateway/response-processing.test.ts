@@ -14,14 +14,34 @@ function steppingClock(): Clock & { wait(ms: number): void } {
 const clock = steppingClock();
 const SSE = ['data: {"choices":[]}\n\n', 'data: {"choices":[]}\n\n', 'data: [DONE]\n\n'];
 
-/** A model server that "waits" 100 ms of the gateway's clock before each body chunk, and lets each chunk reach the gateway alone. */
+/**
+ * Opened by the JSON test once its client has the response head, which the gateway forwards only
+ * after reading the head's time: the JSON body's 100 ms then falls after that reading, however
+ * the sockets are scheduled.
+ */
+let headSeen: () => void = () => undefined;
+
+/**
+ * A model server that "waits" 100 ms of the gateway's clock before each body chunk, and lets each
+ * chunk reach the gateway alone; a JSON body's second chunk waits for `headSeen`.
+ */
 function upstreamServer(): Server {
   return createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const sse = req.headers['x-sse'] === '1';
       res.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/json' });
-      const chunks = sse ? [...SSE] : ['{"choices":[],', '"usage":{"prompt_tokens":1,"completion_tokens":1}}'];
+      if (!sse) {
+        const gate = new Promise<void>((resolve) => { headSeen = resolve; });
+        res.write('{"choices":[],', () => {
+          void gate.then(() => {
+            clock.wait(100);
+            res.end('"usage":{"prompt_tokens":1,"completion_tokens":1}}');
+          });
+        });
+        return;
+      }
+      const chunks = [...SSE];
       const next = (): void => {
         const c = chunks.shift();
         if (c === undefined) {
@@ -58,6 +78,7 @@ describe("gateway response processing time (llm-d's response_processing_duration
   async function send(sse: boolean): Promise<number[]> {
     const before = scheduler.decisions.length;
     const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-sse': sse ? '1' : '0' }, body: JSON.stringify({ model: 'm', stream: sse, messages: [{ role: 'user', content: 'hi' }] }) });
+    headSeen();
     await res.text();
     const record = scheduler.decisions[before]!;
     expect(record.outcomes).toHaveLength(1);
@@ -74,7 +95,7 @@ describe("gateway response processing time (llm-d's response_processing_duration
   it('of a JSON response is the response head to the end of the body', async () => {
     const processing = await send(false);
     expect(processing).toHaveLength(1);
-    // The 100 ms before the second chunk (the first is written before the head arrives).
+    // The 100 ms before the second chunk, which is sent only once the head has reached the client.
     expect(processing[0]).toBeGreaterThanOrEqual(100);
     expect(processing[0]).toBeLessThan(250);
   });
