@@ -36,7 +36,7 @@ export type { HeaderInput, ClassificationField } from './headers/index.js';
 // Request parsing
 export {
   parseRequest, BUILTIN_REQUEST_PARSERS, DEFAULT_MAX_BODY_BYTES, DEFAULT_REQUEST_PATH,
-  openAIParser, anthropicParser, vllmHttpParser, sglangHttpParser, vertexAIParser,
+  openAIParser, anthropicParser, vllmHttpParser, sglangHttpParser, vertexAIParser, vllmGrpcParser,
   passthroughParser, requestParserPlugin,
   requestParserPlugins, isRequestParser, estimatePromptTokens, DEFAULT_MAX_JSON_DEPTH,
 } from './request/index.js';

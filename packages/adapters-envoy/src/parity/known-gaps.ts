@@ -3,7 +3,8 @@
  * exact: registering one of them fails the test until it is removed here.
  */
 export const KNOWN_MISSING_TYPES: readonly string[] = [
-  // Facts complete (docs/llm-d-parity.md); needs a protobuf response-body kind in core's reader.
+  // Request side exported from core as vllmGrpcParser (not registered yet); still needs a protobuf
+  // response-body kind in core's reader for usage, and mm_inputs hashes (docs/llm-d-parity.md).
   'vllmgrpc-parser',
 ];
 

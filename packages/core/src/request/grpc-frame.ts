@@ -23,12 +23,14 @@ export interface WireField {
   readonly wireType: number;
   /** The bytes of a length-delimited field (wire type 2); undefined for the others. */
   readonly bytes: Uint8Array | undefined;
+  /** The value of a varint field (wire type 0), exact up to 2^53; undefined for the others. */
+  readonly value?: number;
 }
 
 const malformed = (what: string, field: string): SwitchyardError => new SwitchyardError('BAD_REQUEST', `${what}: malformed protobuf message`, { field });
 
 /** Reads a varint at `at`; returns [value, next offset], or undefined when it runs past the end or over 10 bytes. */
-function varint(buf: Uint8Array, at: number): [number, number] | undefined {
+export function varint(buf: Uint8Array, at: number): [number, number] | undefined {
   let value = 0;
   let scale = 1;
   for (let i = 0; i < 10; i++) {
@@ -60,7 +62,7 @@ export function wireFields(buf: Uint8Array, what: string, field: string): WireFi
       const v = varint(buf, at);
       if (v === undefined) throw malformed(what, field);
       at = v[1];
-      fields.push({ number, wireType, bytes: undefined });
+      fields.push({ number, wireType, bytes: undefined, value: v[0] });
     } else if (wireType === 1 || wireType === 5) {
       at += wireType === 1 ? 8 : 4;
       if (at > buf.length) throw malformed(what, field);

@@ -14,6 +14,7 @@ export { anthropicParser } from './anthropic-parser.js';
 export { vllmHttpParser } from './vllm-parser.js';
 export { sglangHttpParser } from './sglang-parser.js';
 export { vertexAIParser } from './vertexai-parser.js';
+export { vllmGrpcParser } from './vllm-grpc-parser.js';
 export { passthroughParser } from './passthrough-parser.js';
 export { requestParserPlugin, requestParserPlugins, isRequestParser } from './parser-plugins.js';
 export {
