@@ -17,8 +17,7 @@ export const DELIBERATELY_ABSENT: Readonly<Record<string, string>> = {
 const TWINS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
     [
-      'kvcache_index_admissions_total', 'kvcache_index_evictions_total', 'kvcache_index_lookup_requests_total', 'kvcache_index_max_pod_hit_count_total',
-      'kvcache_index_lookup_hits_total', 'kvcache_index_lookup_latency_seconds', 'kvcache_kvevents_dedup_removed_hashes_suppressed_total',
+      'kvcache_index_lookup_latency_seconds', 'kvcache_kvevents_dedup_removed_hashes_suppressed_total',
       'kvcache_kvevents_dedup_removed_hashes_forwarded_total',
     ].map((n) => [n, 'deprecated twin of an llm_d_epp_kv_cache_* family, which is not mapped yet']),
   ),

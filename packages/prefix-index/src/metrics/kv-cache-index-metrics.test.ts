@@ -56,5 +56,8 @@ describe('llm_d_epp_kv_cache_index_* counters', () => {
     expect(await valueOf(registry, 'llm_d_epp_kv_cache_index_admissions_total')).toBe(4);
     expect(await valueOf(registry, 'llm_d_epp_kv_cache_index_lookup_requests_total')).toBe(2);
     expect(await valueOf(registry, 'llm_d_epp_kv_cache_index_lookup_hits_total')).toBe(4);
+    // The deprecated kvcache_* names carry the same samples.
+    for (const name of NAMES) expect(await valueOf(registry, name.replace('llm_d_epp_kv_cache_', 'kvcache_'))).toBe(await valueOf(registry, name));
+    expect(await valueOf(registry, 'kvcache_index_admissions_total')).toBe(4);
   });
 });

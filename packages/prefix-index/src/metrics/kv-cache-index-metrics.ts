@@ -1,4 +1,5 @@
 import { Counter, type Registry } from 'prom-client';
+import { registerDeprecatedTwin } from '@switchyard/core/internal';
 import type { PreciseKvIndexCounters } from '../precise/types.js';
 
 /** Something whose llm-d `kv_cache_index_*` counts can be read (a `PreciseKvIndex`). */
@@ -31,7 +32,7 @@ export function registerKvCacheIndexCounters(registry: Registry): (source: KvInd
   for (const [suffix, field, help] of FAMILIES) {
     const name = `llm_d_epp_kv_cache_${suffix}`;
     if (registry.getSingleMetric(name) !== undefined) continue;
-    new Counter({
+    const counter = new Counter({
       name,
       help,
       registers: [registry],
@@ -42,6 +43,8 @@ export function registerKvCacheIndexCounters(registry: Registry): (source: KvInd
         this.inc(total);
       },
     });
+    // llm-d still serves each under its former kvcache_* name.
+    registerDeprecatedTwin(registry, `kvcache_${suffix}`, counter, name, []);
   }
   return (source) => {
     sources.add(source);
