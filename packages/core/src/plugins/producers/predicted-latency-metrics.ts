@@ -123,14 +123,15 @@ export class PredictedLatencyMetrics {
   }
 
   #series(model: string, target: string): ModelSeries {
-    let byTarget = this.#byModel.get(model);
-    if (byTarget === undefined) this.#byModel.set(model, (byTarget = new Map<string, ModelSeries>()));
-    let s = byTarget.get(target);
-    if (s !== undefined) return s;
-    s = new ModelSeries(this.#f, [this.pluginName, this.pluginType, model, target]);
-    // Model names come from clients: past the cap the families record into their overflow series anyway.
+    const byTarget = this.#byModel.get(model);
+    const cached = byTarget?.get(target);
+    if (cached !== undefined) return cached;
+    const s = new ModelSeries(this.#f, [this.pluginName, this.pluginType, model, target]);
+    // Model names come from clients: past the cap nothing more is kept here (not even an empty
+    // map per new model), and the families record into their overflow series anyway.
     if (this.#cached < MAX_CACHED_PAIRS) {
-      byTarget.set(target, s);
+      if (byTarget === undefined) this.#byModel.set(model, new Map([[target, s]]));
+      else byTarget.set(target, s);
       this.#cached++;
     }
     return s;
