@@ -41,6 +41,8 @@ export interface PrefixIndexMetrics {
   readonly observer: KvIngestObserver;
   /** Adds a precise index to the `llm_d_epp_kv_cache_index_*` counters (summed over tracked indexes at scrape time). */
   trackPreciseIndex(index: PreciseKvIndex): void;
+  /** `llm_d_epp_kv_cache_index_lookup_latency_seconds` (and its `kvcache_*` twin): how long one precise-index lookup took. */
+  readonly kvIndexLookupLatency: FastHistogram;
   /** Counts one error and logs its cause the first time. */
   error(cause: string, endpointId: string, detail: string): void;
 }
@@ -65,6 +67,10 @@ export interface PrefixIndexMetricsOptions {
   /** Where first occurrences of error causes are logged (default: console). */
   readonly logger?: PrefixIndexLogger;
 }
+
+const LOOKUP_LATENCY = 'llm_d_epp_kv_cache_index_lookup_latency_seconds';
+/** Go client_golang's DefBuckets, which llm-d's lookup-latency histogram uses. */
+const PROMETHEUS_DEFAULT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 function getOr<T>(registry: Registry, name: string, make: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? make();
@@ -131,6 +137,11 @@ export function createPrefixIndexMetrics(options: PrefixIndexMetricsOptions = {}
     log,
     error,
     trackPreciseIndex: registerKvCacheIndexCounters(registry),
+    kvIndexLookupLatency: getOr(registry, LOOKUP_LATENCY, () => {
+      const family = new FastHistogram<never>({ name: LOOKUP_LATENCY, help: 'Duration of one precise prefix index lookup (seconds).', labelNames: [], buckets: PROMETHEUS_DEFAULT_BUCKETS, registers });
+      registerDeprecatedTwin(registry, 'kvcache_index_lookup_latency_seconds', family, LOOKUP_LATENCY, []);
+      return family;
+    }),
     observer: {
       applied(_endpointId, type, n, nBlocks) {
         child(eventsOf, events, type).inc(n);

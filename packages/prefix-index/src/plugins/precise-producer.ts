@@ -93,6 +93,7 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
   /** This producer's `llm_d_epp_prefix_indexer_*` series, resolved on first use. */
   #indexer: PrefixIndexerRecorder | undefined;
   readonly #onRemoved: (e: Endpoint) => void;
+  readonly #clock: Clock;
 
   constructor(options: PrecisePrefixProducerOptions) {
     this.#o = options;
@@ -101,6 +102,7 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
     this.#keysAttr = blockKeysAttribute(this.name);
     const pool = options.pool;
     const clock = options.clock ?? systemClock;
+    this.#clock = clock;
     this.index =
       options.index ??
       new PreciseKvIndex({
@@ -150,7 +152,11 @@ export class PrecisePrefixProducer implements DataProducer, RequestLifecycle {
     const keys = this.index.keysFor(tokens, request.targetModel, request.request.cacheSalt, this.#o.maxPrefixBlocksToMatch ?? 0);
     request.attributes.set(this.#keysAttr, keys);
     const ids = endpoints.map((e) => e.id);
-    publishMatchInfo(request, this.name, ids, this.index.match(keys, ids), this.index.blockSizeTokens);
+    const metrics = this.#o.metrics;
+    const started = metrics === undefined ? 0 : this.#clock.now();
+    const match = this.index.match(keys, ids);
+    metrics?.kvIndexLookupLatency.observe((this.#clock.now() - started) / 1000);
+    publishMatchInfo(request, this.name, ids, match, this.index.blockSizeTokens);
   }
 
   /** With speculative indexing, records the chosen endpoints' blocks until the engine confirms them. */

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Attributes, createDefaultRegistry, isSwitchyardError, PluginRegistry, prefixBasedPdDeciderPlugin, type DataProducer, type Endpoint, type RequestLifecycle, type Scorer } from '@switchyard/core';
+import { Attributes, createDefaultRegistry, isSwitchyardError, PluginRegistry, systemClock, prefixBasedPdDeciderPlugin, type DataProducer, type Endpoint, type RequestLifecycle, type Scorer } from '@switchyard/core';
 import {
   ApproximatePrefixProducer,
   createPrefixHasher,
   createPrefixIndexMetrics,
   functionTokenizer,
   loadPrefixIndexPlugins,
+  PreciseKvIndex,
   PrecisePrefixProducer,
   PrefixAttributes,
   registerPrefixIndexPlugins,
@@ -130,6 +131,25 @@ describe('precise producer', () => {
     expect(info?.get('b')).toEqual({ matchBlocks: 2, totalBlocks: 5, blockSizeTokens: 4, cachedBlocks: 3 });
     const errors = await m.errors.get();
     expect(errors.values.find((v) => v.labels['cause'] === 'unknown-endpoint')?.value).toBe(1);
+    await p.close();
+  });
+
+  it('times each lookup in llm_d_epp_kv_cache_index_lookup_latency_seconds (and its kvcache_* twin) on its clock', async () => {
+    const pool = poolOf(['a']);
+    const m = createPrefixIndexMetrics({ logger: silentLogger });
+    // Every reading is 3 ms after the previous one, so one lookup measures exactly 3 ms.
+    let t = 0;
+    const clock = { now: () => (t += 3), setTimeout: systemClock.setTimeout, clearTimeout: systemClock.clearTimeout };
+    const index = new PreciseKvIndex({ hasher, blockSizeTokens: 4, modelName: 'm' });
+    const p = new PrecisePrefixProducer({ hasher, pool, index, clock, metrics: m, subscribe: false });
+    for (let i = 0; i < 2; i++) p.produce(cycleContext(), schedulingRequest({ request: { model: 'm', prompt: tokensPrompt(seq(8)) } }), pool.list());
+    const values = (await m.kvIndexLookupLatency.get()).values;
+    const of = (suffix: string, le?: string) => values.find((v) => v.metricName === `llm_d_epp_kv_cache_index_lookup_latency_seconds${suffix}` && (le === undefined || String(v.labels['le']) === le))?.value;
+    expect(of('_count')).toBe(2);
+    expect(of('_sum')).toBeCloseTo(0.006, 12);
+    expect(of('_bucket', '0.005')).toBe(2);
+    const twin = await m.registry.getSingleMetric('kvcache_index_lookup_latency_seconds')?.get();
+    expect((twin?.values as { metricName?: string; value: number }[] | undefined)?.find((v) => v.metricName === 'kvcache_index_lookup_latency_seconds_count')?.value).toBe(2);
     await p.close();
   });
 
