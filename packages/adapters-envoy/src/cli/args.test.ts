@@ -58,3 +58,13 @@ describe('splitEndpoints', () => {
     expect(splitEndpoints('# pool\n10.0.0.1:8000\n10.0.0.2:8000, 10.0.0.3:8000 # rack b\n\n[::1]:8000\r\n')).toEqual(['10.0.0.1:8000', '10.0.0.2:8000', '10.0.0.3:8000', '[::1]:8000']);
   });
 });
+
+describe('--workers', () => {
+  it('defaults to 1 (one process, no cluster) and reads a positive integer up to 4 × the CPUs', async () => {
+    const { workersFlag } = await import('./workers-flag.js');
+    expect(parseEppArgs([]).workers).toBe(1);
+    expect(parseEppArgs(['--workers', '1']).workers).toBe(1);
+    expect(workersFlag('8', 2)).toBe(8);
+    for (const bad of ['0', '-1', '1.5', 'x', '', '9']) expect(() => workersFlag(bad, 2)).toThrow(/--workers/);
+  });
+});

@@ -5,6 +5,7 @@ import { LLMD_FLAGS_USAGE, takeLlmdFlags, type LlmdFlags } from './llm-d-flags.j
 import { kubernetesCliOptions, kubernetesCliUsage, kubernetesFlagValues, type KubernetesCliValues } from '@switchyard/kubernetes';
 import { EPP_SHARED_STATE_FLAGS, EPP_SHARED_STATE_USAGE, redisUrlFlag } from './shared-state.js';
 import { EPP_DEFAULTS } from '../epp/defaults.js';
+import { workersFlag } from './workers-flag.js';
 import type { EppTransport } from '../grpc/options.js';
 
 /**
@@ -62,6 +63,11 @@ export interface EppCliArgs {
   readonly kubernetes: KubernetesCliValues;
   /** Redis shared with the other EPP replicas (overrides `switchyard.sharedState.redisUrl`). */
   readonly redisUrl: string | undefined;
+  /**
+   * `--workers N`: EPP processes on the same ports (a node:cluster primary forks N workers that
+   * share in-flight load over IPC). 1 (the default) is one process, no cluster.
+   */
+  readonly workers: number;
   /** Print usage and exit. */
   readonly help: boolean;
   /** What llm-d's EPP flags asked for (`--config-text`, `--emit-endpoint-scores`, flags without effect). */
@@ -78,7 +84,7 @@ export const EPP_USAGE = `Usage: switchyard-epp [--config FILE | --profile switc
                       [--tls-cert FILE --tls-key FILE] [--transport grpc-js|http2] [--scrape-interval-ms 50]
                       [--max-body-bytes N] [--trust-classification-headers true|false] [--console] [--decision-trace-header]
                       [--log-level info] [--log-format auto|json|pretty] [--otel]
-                      [--redis-url redis://host:6379]
+                      [--redis-url redis://host:6379] [--workers N]
        switchyard-epp explain --config FILE --request body.json [--metrics snapshot.json] [--json]
 
 Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Extension protocol).
@@ -118,6 +124,10 @@ Runs Switchyard as an Envoy ext_proc Endpoint Picker (Gateway API Inference Exte
   --log-format F            json, pretty, or auto (default: pretty on a terminal, JSON otherwise)
   --otel                    OpenTelemetry spans per request through @opentelemetry/api, exported
                             by the SDK the process registers (node --import)
+  --workers N               run N EPP worker processes on the same ports (node:cluster; default 1,
+                            at most 4 × the CPUs); they share in-flight load and routing history
+                            through the primary process, or through --redis-url when given. A
+                            worker that dies is restarted; docs/replicas.md
   -h, --help                show this help
 
 explain prints the decision and its full trace for one request, offline: see explain --help.
@@ -173,6 +183,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         otel: { type: 'boolean' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         ...kubernetesCliOptions('epp'),
         ...EPP_SHARED_STATE_FLAGS,
@@ -229,6 +240,7 @@ export function parseEppArgs(argv: readonly string[]): EppCliArgs {
     otel: values.otel === true,
     kubernetes: kubernetesFlagValues(values, 'epp'),
     redisUrl: redisUrlFlag(values),
+    workers: workersFlag(values.workers),
     help: values.help === true,
   };
 }

@@ -10,6 +10,9 @@ import { attachKubernetes } from './kubernetes.js';
 import { generateSelfSignedCertificate } from '../epp/self-signed.js';
 import type { EppCliArgs } from './args.js';
 import type { EppTlsOptions } from '../grpc/options.js';
+import { runEppPrimary } from './cluster-primary.js';
+import { workerSharedState } from './worker-shared-state.js';
+import cluster from 'node:cluster';
 
 /**
  * Where the CLI writes and what stops it.
@@ -25,6 +28,11 @@ export interface EppCliIo {
   readonly signal: AbortSignal;
   /** Where the JSON log lines go. @default process.stdout */
   readonly logSink?: LogSink | undefined;
+  /**
+   * The script `--workers N` (N > 1) forks, with the same flags: the `switchyard-epp` binary sets
+   * it. Without it `--workers` above 1 is refused (an embedding process is not the binary).
+   */
+  readonly workerScript?: string | undefined;
   /** Called once the picker is serving (tests use it to find the ports). */
   readonly onStarted?: ((epp: RunningEpp) => void) | undefined;
 }
@@ -55,6 +63,10 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     io.stdout(EPP_USAGE);
     return 0;
   }
+  if (args.workers > 1 && cluster.isPrimary) {
+    if (io.workerScript === undefined) throw new SwitchyardError('CONFIG_INVALID', '--workers: above 1 only through the switchyard-epp binary (it forks itself)', { field: '--workers' });
+    return runEppPrimary({ workers: args.workers, exec: io.workerScript, argv, stderr: io.stderr, signal: io.signal });
+  }
   for (const flag of args.deprecatedFlags) io.stderr(`switchyard-epp: ${flag} is deprecated: use --trust-classification-headers\n`);
   const endpoints = args.endpointsFile === undefined ? (args.endpoints ?? []) : splitEndpoints(await readFile(args.endpointsFile, 'utf8'));
   const otel = args.otel ? await loadOpenTelemetry() : undefined;
@@ -62,9 +74,15 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
   const kube = kubernetesCliDiscovery(args.kubernetes);
   if (kube !== undefined && endpoints.length > 0) throw new SwitchyardError('CONFIG_INVALID', '--endpoints and --pool-name/--endpoint-selector: give one or the other');
   const kubeMetrics = kube === undefined ? undefined : new KubernetesMetrics();
+  const configText = args.llmd.configText ?? (args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8'));
+  const log = (line: string): void => {
+    io.stderr(`${line}\n`);
+  };
+  // A --workers worker shares state with its siblings through the primary (unless Redis is asked for).
+  const sharedState = args.workers > 1 ? workerSharedState(configText, args.redisUrl, log) : undefined;
   const epp = await startEpp({
     ...(otel === undefined ? {} : { tracer: openTelemetryDecisionTracer(otel) }),
-    configText: args.llmd.configText ?? (args.config === undefined ? (args.profile === undefined ? undefined : routingProfileConfig(args.profile)) : await readFile(args.config, 'utf8')),
+    configText,
     emitEndpointScores: args.llmd.emitEndpointScores,
     grpcStreamMetrics: args.llmd.grpcStreamMetrics,
     resourcesText: args.resources === undefined ? undefined : await readFile(args.resources, 'utf8'),
@@ -83,13 +101,12 @@ export async function runEppCli(argv: readonly string[], io: EppCliIo): Promise<
     ...(args.console ? { console: true } : {}),
     ...(args.decisionTraceHeader ? { decisionTraceHeader: true } : {}),
     ...(args.redisUrl === undefined ? {} : { redisUrl: args.redisUrl }),
+    ...(sharedState === undefined ? {} : { sharedState }),
     onRequestEnd: requestLogger(createLogger({ level: args.logLevel, format: args.logFormat, name: 'switchyard-epp', ...(io.logSink === undefined ? {} : { sink: io.logSink }) })),
-    log: (line) => {
-      io.stderr(`${line}\n`);
-    },
+    log,
     // With discovery, NOT_SERVING until the pool has synced (and this replica leads).
     ready: kube === undefined,
-    metricsSources: kubeMetrics === undefined ? [] : [kubeMetrics.registry],
+    metricsSources: [...(kubeMetrics === undefined ? [] : [kubeMetrics.registry]), ...(sharedState === undefined ? [] : [sharedState.metrics.registry])],
     // The x-gateway-base-model-name header from the IPP model-mapping ConfigMaps.
     ...(kube === undefined ? {} : { packs: kube.packs }),
   });
