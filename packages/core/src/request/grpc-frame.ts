@@ -5,17 +5,20 @@ const HEADER_BYTES = 5;
 /**
  * The message of a gRPC length-prefixed frame (1 byte compressed flag, 4 bytes big-endian length,
  * the message), as llm-d's parsers read it: a short frame, a compressed one, or a length past the
- * end is a 400; bytes after the first message are ignored.
+ * end is a 400 (`invalid or unsupported gRPC payload: …`, field `body`); bytes after the first
+ * message are ignored.
  */
 export function grpcMessage(frame: Uint8Array): Uint8Array {
-  if (frame.length < HEADER_BYTES) throw new SwitchyardError('BAD_REQUEST', `invalid gRPC frame: expected at least ${HEADER_BYTES} bytes for header, got ${frame.length}`, { field: 'body' });
-  if (frame[0] === 1) throw new SwitchyardError('BAD_REQUEST', 'compressed gRPC payload is not supported', { field: 'body' });
+  if (frame.length < HEADER_BYTES) throw badPayload(`invalid gRPC frame: expected at least ${HEADER_BYTES} bytes for header, got ${frame.length}`);
+  if (frame[0] === 1) throw badPayload('compressed gRPC payload is not supported');
   const length = (((frame[1] as number) << 24) >>> 0) + ((frame[2] as number) << 16) + ((frame[3] as number) << 8) + (frame[4] as number);
   if (frame.length - HEADER_BYTES < length) {
-    throw new SwitchyardError('BAD_REQUEST', `incomplete gRPC payload: header indicates ${length} bytes, but only ${frame.length - HEADER_BYTES} bytes are available`, { field: 'body' });
+    throw badPayload(`incomplete gRPC payload: header indicates ${length} bytes, but only ${frame.length - HEADER_BYTES} bytes are available`);
   }
   return frame.subarray(HEADER_BYTES, HEADER_BYTES + length);
 }
+
+const badPayload = (why: string): SwitchyardError => new SwitchyardError('BAD_REQUEST', `invalid or unsupported gRPC payload: ${why}`, { field: 'body' });
 
 /** One field of a protobuf message: its number and, for length-delimited fields, the bytes. */
 export interface WireField {

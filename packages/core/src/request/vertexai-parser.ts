@@ -54,13 +54,7 @@ export const vertexAIParser: RequestParser = {
   parse(input: RequestParserInput): ParsedRequestBody {
     const method = METHODS.find((m) => input.path.endsWith(m.suffix));
     if (method === undefined) return skipped();
-    let message: Uint8Array;
-    try {
-      message = grpcMessage(input.rawBody);
-    } catch (err) {
-      if (!isSwitchyardError(err)) throw err;
-      throw new SwitchyardError('BAD_REQUEST', `invalid or unsupported gRPC payload: ${err.message}`, { field: err.field ?? 'body', cause: err });
-    }
+    const message = grpcMessage(input.rawBody);
     const data = httpBodyData(message, method.message);
     if (data === undefined) throw new SwitchyardError('BAD_REQUEST', `${method.message} has no HttpBody`, { field: 'http_body' });
     let parsed: ParsedRequestBody;

@@ -1,4 +1,4 @@
-import { SwitchyardError, isSwitchyardError } from '../errors/switchyard-error.js';
+import { SwitchyardError } from '../errors/switchyard-error.js';
 import { grpcMessage, varint, wireFields, type WireField } from './grpc-frame.js';
 import type { ParsedRequestBody, RequestParser, RequestParserInput } from './parser.js';
 import { NO_PROMPT, promptFromInput } from './prompt-shapes.js';
@@ -128,13 +128,7 @@ export const vllmGrpcParser: RequestParser = {
   type: 'vllmgrpc-parser',
   paths: [GENERATE, EMBED],
   parse(input: RequestParserInput): ParsedRequestBody {
-    let message: Uint8Array;
-    try {
-      message = grpcMessage(input.rawBody);
-    } catch (err) {
-      if (!isSwitchyardError(err)) throw err;
-      throw new SwitchyardError('BAD_REQUEST', `invalid or unsupported gRPC payload: ${err.message}`, { field: err.field ?? 'body', cause: err });
-    }
+    const message = grpcMessage(input.rawBody);
     if (input.path === `/${GENERATE}`) return parseGenerate(message);
     if (input.path === `/${EMBED}`) return parseEmbed(message);
     return { api: 'passthrough', model: '', stream: false, maxOutputTokens: undefined, prompt: NO_PROMPT, cacheSalt: undefined, body: undefined };
