@@ -1,4 +1,5 @@
 import type { ExchangeReply, ExchangeRequest, InMemoryStateHub, SharedStateTransport } from '@switchyard/core';
+import { isJsonObject } from '@switchyard/core/internal';
 
 /**
  * Shared state between the workers of one EPP process group (`--workers N`): the primary holds an
@@ -33,21 +34,17 @@ interface ReplyMessage {
   readonly error?: string;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Why an exchange message is unusable, or `undefined` when it is well formed. */
-function exchangeProblem(m: Record<string, unknown>): string | undefined {
+function exchangeProblem(m: Readonly<Record<string, unknown>>): string | undefined {
   if (typeof m['id'] !== 'number' || !Number.isSafeInteger(m['id'])) return 'id must be an integer';
   const r = m['request'];
-  if (!isRecord(r)) return 'request must be an object';
+  if (!isJsonObject(r)) return 'request must be an object';
   if (typeof r['replicaId'] !== 'string' || r['replicaId'] === '') return 'request.replicaId must be a non-empty string';
   if (typeof r['seq'] !== 'number' || !Number.isFinite(r['seq'])) return 'request.seq must be a number';
-  if (!isRecord(r['load'])) return 'request.load must be an object';
+  if (!isJsonObject(r['load'])) return 'request.load must be an object';
   if (!Array.isArray(r['records'])) return 'request.records must be an array';
   for (const rec of r['records'] as unknown[]) {
-    if (!isRecord(rec) || typeof rec['channel'] !== 'string') return 'request.records[].channel must be a string';
+    if (!isJsonObject(rec) || typeof rec['channel'] !== 'string') return 'request.records[].channel must be a string';
   }
   return undefined;
 }
@@ -71,7 +68,7 @@ export function ipcStateTransport(channel: IpcChannel): SharedStateTransport {
   let nextId = 1;
   let closed = false;
   const unsubscribe = channel.onMessage((message) => {
-    if (!isRecord(message) || message['kind'] !== REPLY || typeof message['id'] !== 'number') return;
+    if (!isJsonObject(message) || message['kind'] !== REPLY || typeof message['id'] !== 'number') return;
     const m = message as unknown as ReplyMessage;
     const waiter = pending.get(m.id);
     if (waiter === undefined) return; // aborted or closed already
@@ -136,7 +133,7 @@ export function serveStateHub(hub: InMemoryStateHub, channel: IpcChannel): Serve
   const seen = new Set<string>();
   const neverAborts = new AbortController().signal;
   const unsubscribe = channel.onMessage((message) => {
-    if (!isRecord(message) || message['kind'] !== EXCHANGE) return;
+    if (!isJsonObject(message) || message['kind'] !== EXCHANGE) return;
     const id = typeof message['id'] === 'number' ? message['id'] : -1;
     const problem = exchangeProblem(message);
     if (problem !== undefined) {
