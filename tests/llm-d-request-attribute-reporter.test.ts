@@ -3,10 +3,11 @@
  * value as dynamic metadata on the last response-body reply (e.g. a cost for its rate limiter).
  */
 import { describe, expect, it } from 'vitest';
+import { runGatewayCli } from '@switchyard/express';
 import { structToJson } from '../packages/adapters-envoy/src/wire/struct.js';
 import type { ProcessingRequest, ProcessingResponse } from '../packages/adapters-envoy/src/wire/messages.js';
 import { describeReplies, reqBody, reqHeaders, respBody, respHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
-import { completionServerForFile, startEppCli, throughGateway, withConfigFile, type RunningEppCli } from './support/both-clis.js';
+import { completionServerForFile, startEppCli, withConfigFile, type RunningEppCli } from './support/both-clis.js';
 
 const HEAD = 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\n';
 const REPORTER = `${HEAD}plugins:
@@ -107,8 +108,15 @@ describe('request-attribute-reporter through switchyard-epp', () => {
 
   it('switchyard-gateway loads the same config and serves (it has no proxy to hand metadata to)', async () => {
     await withConfigFile(REPORTER, async (file) => {
-      const res = await throughGateway(file, server.address, { path: '/v1/completions', body: BODY });
-      expect(res.status).toBe(200);
+      const r = await runGatewayCli(['--config', file, '--endpoints', server.address, '--host', '127.0.0.1', '--port', '0', '--log-level', 'silent'], { out: () => undefined, err: () => undefined });
+      if (r.kind !== 'running') throw new Error(`switchyard-gateway exited with ${r.code}`);
+      try {
+        const res = await fetch(`${r.url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+        await res.text();
+        expect(res.status).toBe(200);
+      } finally {
+        await r.gateway.close();
+      }
     });
   });
 });

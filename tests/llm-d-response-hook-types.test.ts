@@ -3,9 +3,10 @@
  * conformance test) sees on the response.
  */
 import { describe, expect, it } from 'vitest';
+import { runGatewayCli } from '@switchyard/express';
 import type { WireStruct } from '../packages/adapters-envoy/src/wire/messages.js';
 import { reqBody, reqHeaders, respHeaders, served, setHeaders } from '../packages/adapters-envoy/src/test-support/wire-helpers.js';
-import { completionServerForFile, startEppCli, throughGateway, withConfigFile, type RunningEppCli } from './support/both-clis.js';
+import { completionServerForFile, startEppCli, withConfigFile, type RunningEppCli } from './support/both-clis.js';
 
 const HEAD = 'apiVersion: inference.networking.x-k8s.io/v1alpha1\nkind: EndpointPickerConfig\n';
 const VERIFIER = `${HEAD}plugins:\n- type: destination-endpoint-served-verifier\n- type: queue-scorer\n`;
@@ -42,9 +43,16 @@ describe('destination-endpoint-served-verifier', () => {
 
   it('switchyard-gateway: reports the endpoint it forwarded to', async () => {
     await withConfigFile(VERIFIER, async (file) => {
-      const res = await throughGateway(file, server.address, { path: '/v1/completions', body: BODY });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-conformance-test-served-endpoint')).toBe(server.address);
+      const r = await runGatewayCli(['--config', file, '--endpoints', server.address, '--host', '127.0.0.1', '--port', '0', '--log-level', 'silent'], { out: () => undefined, err: () => undefined });
+      if (r.kind !== 'running') throw new Error(`switchyard-gateway exited with ${r.code}`);
+      try {
+        const res = await fetch(`${r.url}/v1/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY });
+        await res.text();
+        expect(res.status).toBe(200);
+        expect(res.headers.get('x-conformance-test-served-endpoint')).toBe(server.address);
+      } finally {
+        await r.gateway.close();
+      }
     });
   });
 

@@ -144,13 +144,13 @@ export async function throughEpp(file: string, endpoints: string, probe: Probe):
   }
 }
 
-/** Starts switchyard-gateway with `file`, posts `probe`; returns the status, body and response headers. */
-export async function throughGateway(file: string, endpoints: string, probe: Probe): Promise<{ status: number; body: string; headers: Headers }> {
+/** Starts switchyard-gateway with `file`, posts `probe`; returns the status and body. */
+export async function throughGateway(file: string, endpoints: string, probe: Probe): Promise<{ status: number; body: string }> {
   const r = await runGatewayCli(['--config', file, '--endpoints', endpoints, '--host', '127.0.0.1', '--port', '0', '--log-level', 'silent'], { out: () => undefined, err: () => undefined });
   if (r.kind !== 'running') throw new Error(`switchyard-gateway exited with ${r.code}`);
   try {
     const res = await fetch(`${r.url}${probe.path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...probe.headers }, body: probe.body });
-    return { status: res.status, body: await res.text(), headers: res.headers };
+    return { status: res.status, body: await res.text() };
   } finally {
     await r.gateway.close();
   }
